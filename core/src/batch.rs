@@ -1,0 +1,149 @@
+//! What a verb asks the store to commit: typed writes with pre-encoded JSON bodies, plus the
+//! preconditions the store checks inside the same transaction.
+
+use crate::hash::ContentHash;
+use crate::id::{CheckpointId, JournalId, MessageId, OperationId, SessionId, TurnId};
+
+/// One row-level write.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Write {
+    /// Insert a new session (the `SessionAbsent` precondition guards it).
+    CreateSession {
+        /// Key.
+        session: SessionId,
+        /// JSON body.
+        body: String,
+    },
+    /// Replace a session row (branch cursor moves); `generation` is stored as its own column.
+    UpdateSession {
+        /// Key.
+        session: SessionId,
+        /// The session's new generation.
+        generation: u64,
+        /// JSON body.
+        body: String,
+    },
+    /// Append a transcript message at `seq`.
+    AppendMessage {
+        /// Owner.
+        session: SessionId,
+        /// Position.
+        seq: u64,
+        /// Key.
+        message: MessageId,
+        /// JSON body.
+        body: String,
+    },
+    /// Insert or replace a turn.
+    PutTurn {
+        /// Owner.
+        session: SessionId,
+        /// Key.
+        turn: TurnId,
+        /// The turn's prompt seq (ordering).
+        seq: u64,
+        /// JSON body.
+        body: String,
+    },
+    /// Append a checkpoint at `seq`.
+    PutCheckpoint {
+        /// Owner.
+        session: SessionId,
+        /// Position (shared with messages).
+        seq: u64,
+        /// Key.
+        checkpoint: CheckpointId,
+        /// JSON body.
+        body: String,
+    },
+    /// Store content once by hash; writing an existing hash is a no-op.
+    PutBlob {
+        /// Key: SHA-256 of `bytes`.
+        hash: ContentHash,
+        /// Content.
+        bytes: Vec<u8>,
+    },
+    /// Append an operation-log entry.
+    PutOperation {
+        /// Owner.
+        session: SessionId,
+        /// Key.
+        operation: OperationId,
+        /// JSON body.
+        body: String,
+    },
+    /// Record a pending apply journal.
+    PutJournal {
+        /// Key.
+        journal: JournalId,
+        /// Owner.
+        session: SessionId,
+        /// JSON body.
+        body: String,
+    },
+    /// Clear a journal once its apply is settled.
+    RemoveJournal {
+        /// Key.
+        journal: JournalId,
+    },
+}
+
+impl Write {
+    /// The session that owns the written row, when there is one.
+    pub fn session(&self) -> Option<&SessionId> {
+        match self {
+            Self::CreateSession { session, .. }
+            | Self::UpdateSession { session, .. }
+            | Self::AppendMessage { session, .. }
+            | Self::PutTurn { session, .. }
+            | Self::PutCheckpoint { session, .. }
+            | Self::PutOperation { session, .. }
+            | Self::PutJournal { session, .. } => Some(session),
+            Self::PutBlob { .. } | Self::RemoveJournal { .. } => None,
+        }
+    }
+}
+
+/// A condition checked atomically with the writes; if any fails, nothing is written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Precondition {
+    /// No session with this id exists yet.
+    SessionAbsent(SessionId),
+    /// The session exists and its generation is exactly this.
+    Generation(SessionId, u64),
+    /// The session's highest seq is exactly this (nobody appended meanwhile).
+    LastSeq(SessionId, u64),
+    /// The journal is still pending (nobody settled it meanwhile).
+    JournalPresent(JournalId),
+}
+
+/// Everything one commit does.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[must_use = "a batch does nothing until it is committed"]
+pub struct Batch {
+    /// Checked first, inside the transaction.
+    pub preconditions: Vec<Precondition>,
+    /// Applied in order.
+    pub writes: Vec<Write>,
+}
+
+impl Batch {
+    /// An empty batch.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Add a precondition.
+    pub fn require(&mut self, p: Precondition) -> &mut Self {
+        self.preconditions.push(p);
+        self
+    }
+    /// Add a write.
+    pub fn push(&mut self, w: Write) -> &mut Self {
+        self.writes.push(w);
+        self
+    }
+    /// Whether nothing would be written.
+    pub fn is_empty(&self) -> bool {
+        self.writes.is_empty()
+    }
+}

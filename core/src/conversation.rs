@@ -1,0 +1,285 @@
+//! Conversation rewind: move the branch cursor to before a prompt. Nothing is deleted; the old
+//! branch stays stored but unselected. The commit carries a generation compare-and-swap, so of
+//! two racing rewinds exactly one wins.
+
+use crate::batch::{Batch, Precondition, Write};
+use crate::branch::{self, Evaluation, Scope};
+use crate::ctx::Ports;
+use crate::error::{ErrorKind, HostError, HostErrorKind};
+use crate::files::undone_changes;
+use crate::id::{MessageId, OperationId, SessionId, TurnId};
+use crate::load::{self, SessionLog, encode};
+use crate::model::{MessageKind, Operation, OperationKind, Role, Session};
+use crate::record;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+
+/// Options of [`rewind`].
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Options {
+    /// The prompt to rewind to (the conversation continues from just before it). An assistant
+    /// message maps back to its turn's prompt.
+    pub to: MessageId,
+}
+
+/// What [`rewind`] did.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Outcome {
+    /// Always true on `Ok`: the new branch is committed.
+    pub rewound: bool,
+    /// The recorded operation.
+    pub operation_id: OperationId,
+    /// The prompt actually rewound to (after mapping an assistant id back).
+    pub target_message_id: MessageId,
+    /// The id that was asked for.
+    pub requested_message_id: MessageId,
+    /// The new branch generation.
+    pub generation: u64,
+    /// Messages kept on the branch before the target.
+    pub kept_message_count: usize,
+    /// Turns no longer on the branch.
+    pub removed_turn_ids: Vec<TurnId>,
+    /// The seed-compatible evaluation.
+    pub evaluation: Evaluation,
+}
+
+/// Failures of a conversation rewind. Nothing is committed in any of them.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A record could not be read.
+    #[error(transparent)]
+    Load(#[from] load::Error),
+    /// `target_message_not_found`.
+    #[error("message {0} is not available in the active conversation branch")]
+    NotOnBranch(MessageId),
+    /// `target_message_is_not_user_prompt`.
+    #[error("message {0} is not a rewindable user prompt")]
+    NotAPrompt(MessageId),
+    /// The evaluation table refused the target.
+    #[error("rewind to {target} is unavailable: {reason}")]
+    Unavailable {
+        /// The target.
+        target: MessageId,
+        /// The seed's reason string.
+        reason: &'static str,
+    },
+    /// The host could not stop the removed turns' background work.
+    #[error("stopping the background work of the removed turns failed: {0}")]
+    StopFailed(HostError),
+    /// Another rewind won the race.
+    #[error("session {0} was rewound by someone else first; nothing was changed")]
+    Raced(SessionId),
+    /// The store failed.
+    #[error("committing the rewind failed: {0}")]
+    Store(HostError),
+}
+
+impl Error {
+    /// The stable code.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Self::Load(e) => e.kind(),
+            Self::NotOnBranch(_) => ErrorKind::NotFound,
+            Self::NotAPrompt(_) => ErrorKind::InvalidInput,
+            Self::Unavailable { .. } => ErrorKind::Unavailable,
+            Self::StopFailed(e) | Self::Store(e) => e.error_kind(),
+            Self::Raced(_) => ErrorKind::Conflict,
+        }
+    }
+}
+
+/// A planned cursor move.
+#[derive(Clone, Debug)]
+pub(crate) struct ConversationPlan {
+    pub(crate) base: Session,
+    pub(crate) target: MessageId,
+    pub(crate) target_seq: u64,
+    pub(crate) requested: MessageId,
+    pub(crate) kept: usize,
+    pub(crate) removed_turns: Vec<TurnId>,
+    pub(crate) evaluation: Evaluation,
+}
+
+impl ConversationPlan {
+    /// The session row after the move, given the session's last seq at commit time.
+    pub(crate) fn moved(&self, last_seq: u64) -> Session {
+        Session {
+            branch: self.base.branch.rewound(self.target_seq, last_seq),
+            generation: self.base.generation + 1,
+            rewound_to: Some(self.target.clone()),
+            ..self.base.clone()
+        }
+    }
+}
+
+/// Plan a move of the cursor to before `to`. Only in `conversation` scope does an assistant id
+/// map back to its prompt; `both` must name the prompt itself.
+pub(crate) fn plan(
+    log: &SessionLog,
+    to: &MessageId,
+    scope: Scope,
+    checkpoint_available: bool,
+) -> Result<ConversationPlan, Error> {
+    let active = branch::select(&log.session, &log.messages);
+    let requested_index = active
+        .iter()
+        .position(|m| &m.id == to)
+        .ok_or_else(|| Error::NotOnBranch(to.clone()))?;
+    let index = if scope == Scope::Conversation {
+        active[..=requested_index]
+            .iter()
+            .rposition(|m| m.is_prompt())
+            .ok_or_else(|| Error::NotAPrompt(to.clone()))?
+    } else {
+        requested_index
+    };
+    let target = active[index];
+    if !target.is_prompt() {
+        return Err(Error::NotAPrompt(to.clone()));
+    }
+    let evaluation = branch::evaluate_rewind_target(
+        &branch::items(&active),
+        &target.id,
+        scope,
+        checkpoint_available,
+    );
+    if !evaluation.available {
+        return Err(Error::Unavailable {
+            target: target.id.clone(),
+            reason: evaluation.reason,
+        });
+    }
+    let mut seen = BTreeSet::new();
+    let removed_turns = active[index..]
+        .iter()
+        .filter_map(|m| m.turn_id.clone())
+        .filter(|t| seen.insert(t.clone()))
+        .collect();
+    Ok(ConversationPlan {
+        base: log.session.clone(),
+        target: target.id.clone(),
+        target_seq: target.seq,
+        requested: to.clone(),
+        kept: index,
+        removed_turns,
+        evaluation,
+    })
+}
+
+/// Ask the host to stop the removed turns' background work; a failure aborts the rewind.
+pub(crate) fn stop_turns(p: &mut Ports<'_>, plan: &ConversationPlan) -> Result<(), HostError> {
+    match p.turn_control.as_deref_mut() {
+        Some(control) if !plan.removed_turns.is_empty() => {
+            control.stop_turns(&plan.base.id, &plan.removed_turns)
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Files that removed turns changed and that are still on disk: the model is told, so it does
+/// not believe the workspace went back with the conversation.
+fn files_left_behind(log: &SessionLog, plan: &ConversationPlan) -> Vec<String> {
+    let undone = undone_changes(&log.operations);
+    let removed: BTreeSet<&TurnId> = plan.removed_turns.iter().collect();
+    let paths: BTreeSet<String> = log
+        .checkpoints
+        .iter()
+        .filter(|c| removed.contains(&c.turn_id))
+        .flat_map(|c| {
+            c.changes
+                .iter()
+                .filter(|ch| !undone.contains(&(c.id.clone(), ch.path.clone())))
+                .map(|ch| ch.path.to_string())
+        })
+        .collect();
+    paths.into_iter().collect()
+}
+
+/// Rewind the conversation to before a prompt.
+pub fn rewind(p: &mut Ports<'_>, session: &SessionId, opts: Options) -> Result<Outcome, Error> {
+    let mut stopped = false;
+    for _ in 0..8 {
+        let log = SessionLog::load(p.store, session)?;
+        let plan = plan(&log, &opts.to, Scope::Conversation, false)?;
+        if !stopped {
+            stop_turns(p, &plan).map_err(Error::StopFailed)?;
+            stopped = true;
+        }
+        let last = p.store.last_seq(session).map_err(Error::Store)?;
+        let moved = plan.moved(last);
+        let op = Operation {
+            id: p.mint(),
+            session_id: session.clone(),
+            kind: OperationKind::ConversationRewind,
+            created_at: p.now(),
+            target: Some(crate::model::OpTarget::Since {
+                message_id: plan.target.clone(),
+            }),
+            policy: None,
+            files: Vec::new(),
+            undoes: None,
+            journal_id: None,
+            branch_target: Some(plan.target.clone()),
+            generation: Some(moved.generation),
+            note: None,
+        };
+        let mut batch = Batch::new();
+        batch.require(Precondition::Generation(
+            session.clone(),
+            plan.base.generation,
+        ));
+        batch.require(Precondition::LastSeq(session.clone(), last));
+        batch.push(Write::UpdateSession {
+            session: session.clone(),
+            generation: moved.generation,
+            body: encode(&moved),
+        });
+        batch.push(Write::PutOperation {
+            session: session.clone(),
+            operation: op.id.clone(),
+            body: encode(&op),
+        });
+        let left = files_left_behind(&log, &plan);
+        if !left.is_empty() {
+            let text = format!(
+                "The conversation was rewound to before an earlier prompt. Files changed by the removed turns were \
+                 not restored and are still on disk: {}.",
+                left.join(", ")
+            );
+            let mut m = record::new_message(
+                p,
+                session,
+                last + 1,
+                Role::System,
+                MessageKind::Notice,
+                text,
+            );
+            m.visible_to_ui = false;
+            record::push_message(&mut batch, &m);
+        }
+        match p.store.commit(batch) {
+            Ok(()) => {
+                return Ok(Outcome {
+                    rewound: true,
+                    operation_id: op.id,
+                    target_message_id: plan.target,
+                    requested_message_id: plan.requested,
+                    generation: moved.generation,
+                    kept_message_count: plan.kept,
+                    removed_turn_ids: plan.removed_turns,
+                    evaluation: plan.evaluation,
+                });
+            }
+            Err(e) if e.kind() == HostErrorKind::PreconditionFailed => {
+                if load::session(p.store, session)?.generation != plan.base.generation {
+                    return Err(Error::Raced(session.clone()));
+                }
+            }
+            Err(e) => return Err(Error::Store(e)),
+        }
+    }
+    Err(Error::Raced(session.clone()))
+}

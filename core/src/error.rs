@@ -1,0 +1,129 @@
+//! Stable error codes shared by every verb, and the opaque error a host adapter reports.
+
+use std::fmt;
+
+/// The stable code of a failure. It reaches the CLI (`--json`) and JavaScript (`error.code`)
+/// unchanged, so the strings never change once published.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// Malformed input: a bad id, an empty text, an option that makes no sense.
+    InvalidInput,
+    /// A path that is absolute, escapes the workspace, or is otherwise not a `WorkPath`.
+    InvalidPath,
+    /// An id that names nothing in the store.
+    NotFound,
+    /// Someone else changed the state first (generation, sequence, command id), or a guard refused.
+    Conflict,
+    /// The request is understood but cannot be served (no checkpoint, data dropped, not the latest turn).
+    Unavailable,
+    /// The store or the workspace failed.
+    HostError,
+    /// Stored data does not decode or does not match its hash.
+    Corrupt,
+    /// A failed apply could not be rolled back; the journal stays for `recover`.
+    Unrecoverable,
+}
+
+impl ErrorKind {
+    /// The wire code, e.g. `invalid_path`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::InvalidInput => "invalid_input",
+            Self::InvalidPath => "invalid_path",
+            Self::NotFound => "not_found",
+            Self::Conflict => "conflict",
+            Self::Unavailable => "unavailable",
+            Self::HostError => "host_error",
+            Self::Corrupt => "corrupt",
+            Self::Unrecoverable => "unrecoverable",
+        }
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl serde::Serialize for ErrorKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+/// What kind of host failure happened; lets the engine tell "path refused" from "disk broken".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum HostErrorKind {
+    /// Any I/O failure of the store or workspace.
+    Io,
+    /// The host refused the path (e.g. a symlink that leads outside the workspace root).
+    InvalidPath,
+    /// The host found stored data it cannot read back.
+    Corrupt,
+    /// A precondition of a batch did not hold (someone else committed first).
+    PreconditionFailed,
+}
+
+/// An adapter failure, opaque to the engine. Never equal to anything: two I/O failures are not
+/// "the same" failure.
+#[derive(Debug)]
+pub struct HostError {
+    kind: HostErrorKind,
+    message: String,
+    source: Option<Box<dyn std::error::Error + Send + Sync>>,
+}
+
+impl HostError {
+    /// A failure of the given kind with a readable message.
+    pub fn new(kind: HostErrorKind, message: impl Into<String>) -> Self {
+        Self {
+            kind,
+            message: message.into(),
+            source: None,
+        }
+    }
+    /// Shorthand for an I/O failure.
+    pub fn io(message: impl Into<String>) -> Self {
+        Self::new(HostErrorKind::Io, message)
+    }
+    /// Attach the underlying error.
+    #[must_use]
+    pub fn with_source(mut self, source: impl std::error::Error + Send + Sync + 'static) -> Self {
+        self.source = Some(Box::new(source));
+        self
+    }
+    /// The failure kind.
+    pub fn kind(&self) -> HostErrorKind {
+        self.kind
+    }
+    /// The readable message.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+    /// The stable code this failure maps to.
+    pub fn error_kind(&self) -> ErrorKind {
+        match self.kind {
+            HostErrorKind::Io => ErrorKind::HostError,
+            HostErrorKind::InvalidPath => ErrorKind::InvalidPath,
+            HostErrorKind::Corrupt => ErrorKind::Corrupt,
+            HostErrorKind::PreconditionFailed => ErrorKind::Conflict,
+        }
+    }
+}
+
+impl fmt::Display for HostError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for HostError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source
+            .as_deref()
+            .map(|e| e as &(dyn std::error::Error + 'static))
+    }
+}

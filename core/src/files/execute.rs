@@ -1,0 +1,371 @@
+//! Apply a plan: journal first, then write newest to oldest with a hash re-check before each
+//! write, then one commit that clears the journal and records the operation. A failed write
+//! rolls every written path back from the journal.
+
+use super::plan::{PathPlan, Plan};
+use super::{Error, UnsafeReason};
+use crate::batch::{Batch, Precondition, Write};
+use crate::conversation::ConversationPlan;
+use crate::ctx::Ports;
+use crate::error::HostErrorKind;
+use crate::hash::ContentHash;
+use crate::id::{JournalId, OperationId, SessionId};
+use crate::load::{self, encode};
+use crate::model::{
+    FileAction, Journal, JournalEntry, MessageKind, OpFile, OpTarget, Operation, OperationKind,
+    Policy, Role,
+};
+use crate::path::WorkPath;
+use crate::record;
+use serde::Serialize;
+
+/// What the final commit records besides the file writes.
+#[derive(Clone, Debug)]
+pub(crate) struct Finish {
+    pub(crate) kind: OperationKind,
+    pub(crate) target: Option<OpTarget>,
+    pub(crate) policy: Policy,
+    pub(crate) undoes: Option<OperationId>,
+    /// For `both`: the conversation cursor move committed with the operation.
+    pub(crate) branch_move: Option<ConversationPlan>,
+    /// A notice for the model, appended on the active branch with the operation.
+    pub(crate) notice: Option<String>,
+}
+
+/// A path the apply wrote.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RestoredFile {
+    /// The file.
+    pub path: String,
+    /// Restored or deleted.
+    pub action: FileAction,
+    /// The user's later edits were kept (merge).
+    pub merged: bool,
+    /// Content the engine could not prove it made was overwritten (force; undoable).
+    pub forced: bool,
+}
+
+/// The result of [`execute`].
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Executed {
+    pub(crate) applied: bool,
+    pub(crate) operation_id: Option<OperationId>,
+    pub(crate) restored: Vec<RestoredFile>,
+    pub(crate) skipped: Vec<String>,
+    pub(crate) cause: Option<String>,
+}
+
+struct PlannedWrite<'a> {
+    plan: &'a PathPlan,
+    bytes: Option<Vec<u8>>,
+    merged: bool,
+    forced: bool,
+}
+
+impl PlannedWrite<'_> {
+    fn prior(&self) -> &Option<Vec<u8>> {
+        self.plan
+            .current
+            .as_ref()
+            .expect("only paths that were read are written")
+    }
+}
+
+/// Decide per path what the policy writes; the rest stays unsafe.
+fn choose(plan: &Plan, policy: Policy) -> (Vec<PlannedWrite<'_>>, Vec<String>) {
+    let mut writes = Vec::new();
+    let mut blocked: Vec<String> = plan
+        .unreadable
+        .iter()
+        .map(|d| format!("checkpoint:{}", d.id))
+        .collect();
+    for p in &plan.paths {
+        let external = p
+            .conflict
+            .as_ref()
+            .is_some_and(|c| c.reason == UnsafeReason::ExternalModified);
+        let write = match (&p.conflict, policy) {
+            (None, _) => p.target.clone().map(|bytes| PlannedWrite {
+                plan: p,
+                bytes,
+                merged: false,
+                forced: false,
+            }),
+            (Some(_), Policy::Merge) if external => p.merged.clone().map(|m| PlannedWrite {
+                plan: p,
+                bytes: Some(m),
+                merged: true,
+                forced: false,
+            }),
+            (Some(_), Policy::Force) if external => p.target.clone().map(|bytes| PlannedWrite {
+                plan: p,
+                bytes,
+                merged: false,
+                forced: true,
+            }),
+            _ => None,
+        };
+        match write {
+            Some(w) => writes.push(w),
+            None => blocked.push(p.path.to_string()),
+        }
+    }
+    writes.sort_by(|a, b| {
+        b.plan
+            .newest_seq
+            .cmp(&a.plan.newest_seq)
+            .then(a.plan.path.cmp(&b.plan.path))
+    });
+    (writes, blocked)
+}
+
+fn put(
+    ws: &mut dyn crate::ports::Workspace,
+    path: &WorkPath,
+    bytes: &Option<Vec<u8>>,
+) -> Result<(), crate::HostError> {
+    match bytes {
+        Some(b) => ws.write(path, b),
+        None => ws.remove(path),
+    }
+}
+
+/// Put every written path back as the journal holds it, newest write first.
+fn roll_back(p: &mut Ports<'_>, written: &[&PlannedWrite<'_>]) -> Result<(), String> {
+    for w in written.iter().rev() {
+        put(p.workspace, &w.plan.path, w.prior())
+            .map_err(|e| format!("restoring {} failed: {e}", w.plan.path))?;
+    }
+    Ok(())
+}
+
+fn settle_failure(p: &mut Ports<'_>, session: &SessionId, journal: &JournalId, cause: &str) {
+    let op = Operation {
+        id: p.mint(),
+        session_id: session.clone(),
+        kind: OperationKind::ApplyFailed,
+        created_at: p.now(),
+        target: None,
+        policy: None,
+        files: Vec::new(),
+        undoes: None,
+        journal_id: Some(journal.clone()),
+        branch_target: None,
+        generation: None,
+        note: Some(format!("nothing was changed: {cause}")),
+    };
+    let mut batch = Batch::new();
+    batch.require(Precondition::JournalPresent(journal.clone()));
+    batch.push(Write::RemoveJournal {
+        journal: journal.clone(),
+    });
+    batch.push(Write::PutOperation {
+        session: session.clone(),
+        operation: op.id.clone(),
+        body: encode(&op),
+    });
+    // If this commit fails the journal stays; `recover` finds every path at its prior state
+    // and clears it. The workspace is already whole, so the failure changes nothing for the user.
+    let _ = p.store.commit(batch);
+}
+
+/// Carry out `plan` under `policy`.
+pub(crate) fn execute(p: &mut Ports<'_>, plan: &Plan, finish: Finish) -> Result<Executed, Error> {
+    let (writes, blocked) = choose(plan, finish.policy);
+    if !blocked.is_empty() && finish.policy != Policy::Skip {
+        let cause = format!(
+            "{} path(s) are unsafe under the {:?} policy",
+            blocked.len(),
+            finish.policy
+        )
+        .to_lowercase();
+        return Ok(Executed {
+            skipped: blocked,
+            cause: Some(cause),
+            ..Executed::default()
+        });
+    }
+    if writes.is_empty() && finish.branch_move.is_none() {
+        return Ok(Executed {
+            skipped: blocked,
+            cause: Some("nothing to restore".into()),
+            ..Executed::default()
+        });
+    }
+    let session = plan.session.clone();
+    let journal_id: JournalId = p.mint();
+    let hash = |b: &Option<Vec<u8>>| b.as_deref().map(ContentHash::of);
+    let files: Vec<OpFile> = writes
+        .iter()
+        .map(|w| OpFile {
+            path: w.plan.path.clone(),
+            action: PathPlan::action_of(&w.bytes),
+            before: hash(w.prior()),
+            after: hash(&w.bytes),
+            undid: w.plan.undid.clone(),
+            merged: w.merged,
+            forced: w.forced,
+        })
+        .collect();
+    let operation = Operation {
+        id: p.mint(),
+        session_id: session.clone(),
+        kind: finish.kind,
+        created_at: p.now(),
+        target: finish.target.clone(),
+        policy: Some(finish.policy),
+        files,
+        undoes: finish.undoes.clone(),
+        journal_id: Some(journal_id.clone()),
+        branch_target: finish.branch_move.as_ref().map(|m| m.target.clone()),
+        generation: finish.branch_move.as_ref().map(|m| m.base.generation + 1),
+        note: None,
+    };
+    let journal = Journal {
+        id: journal_id.clone(),
+        session_id: session.clone(),
+        created_at: p.now(),
+        entries: writes
+            .iter()
+            .map(|w| JournalEntry {
+                path: w.plan.path.clone(),
+                prior: hash(w.prior()),
+                target: hash(&w.bytes),
+            })
+            .collect(),
+        operation: operation.clone(),
+        session_update: match &finish.branch_move {
+            Some(m) => Some(m.moved(p.store.last_seq(&session).map_err(Error::Store)?)),
+            None => None,
+        },
+    };
+    let mut batch = Batch::new();
+    for bytes in writes.iter().flat_map(|w| [w.prior(), &w.bytes]).flatten() {
+        batch.push(Write::PutBlob {
+            hash: ContentHash::of(bytes),
+            bytes: bytes.clone(),
+        });
+    }
+    batch.push(Write::PutJournal {
+        journal: journal_id.clone(),
+        session: session.clone(),
+        body: encode(&journal),
+    });
+    p.store.commit(batch).map_err(Error::Store)?;
+
+    let mut written: Vec<&PlannedWrite<'_>> = Vec::new();
+    for w in &writes {
+        let now = p.workspace.read(&w.plan.path).map(|b| hash(&b));
+        let step = match now {
+            Err(e) => Err(format!("re-reading {} failed: {e}", w.plan.path)),
+            Ok(h) if h != hash(w.prior()) => {
+                Err(format!("{} changed after the preview", w.plan.path))
+            }
+            Ok(_) => put(p.workspace, &w.plan.path, &w.bytes)
+                .map_err(|e| format!("writing {} failed: {e}", w.plan.path)),
+        };
+        if let Err(cause) = step {
+            roll_back(p, &written).map_err(|rollback| Error::Unrecoverable {
+                cause: cause.clone(),
+                rollback,
+            })?;
+            settle_failure(p, &session, &journal_id, &cause);
+            return Ok(Executed {
+                skipped: blocked,
+                cause: Some(cause),
+                ..Executed::default()
+            });
+        }
+        written.push(w);
+    }
+
+    if let Err(e) = finish_commit(p, &journal, &finish) {
+        let cause = e.to_string();
+        roll_back(p, &written).map_err(|rollback| Error::Unrecoverable { cause, rollback })?;
+        settle_failure(p, &session, &journal_id, &e.to_string());
+        return Err(e);
+    }
+    let restored = writes
+        .iter()
+        .map(|w| RestoredFile {
+            path: w.plan.path.to_string(),
+            action: PathPlan::action_of(&w.bytes),
+            merged: w.merged,
+            forced: w.forced,
+        })
+        .collect();
+    Ok(Executed {
+        applied: true,
+        operation_id: Some(operation.id),
+        restored,
+        skipped: blocked,
+        cause: None,
+    })
+}
+
+/// The final commit: clear the journal, record the operation (and the new branch for `both`).
+/// Re-planned when only an unrelated append moved the session's last seq.
+fn finish_commit(p: &mut Ports<'_>, journal: &Journal, finish: &Finish) -> Result<(), Error> {
+    let session = &journal.session_id;
+    for _ in 0..8 {
+        let mut batch = Batch::new();
+        batch.require(Precondition::JournalPresent(journal.id.clone()));
+        batch.push(Write::RemoveJournal {
+            journal: journal.id.clone(),
+        });
+        batch.push(Write::PutOperation {
+            session: session.clone(),
+            operation: journal.operation.id.clone(),
+            body: encode(&journal.operation),
+        });
+        if finish.branch_move.is_some() || finish.notice.is_some() {
+            let last = p.store.last_seq(session).map_err(Error::Store)?;
+            batch.require(Precondition::LastSeq(session.clone(), last));
+            if let Some(m) = &finish.branch_move {
+                let moved = m.moved(last);
+                batch.require(Precondition::Generation(
+                    m.base.id.clone(),
+                    m.base.generation,
+                ));
+                batch.push(Write::UpdateSession {
+                    session: moved.id.clone(),
+                    generation: moved.generation,
+                    body: encode(&moved),
+                });
+            }
+            if let Some(text) = &finish.notice {
+                let mut m = record::new_message(
+                    p,
+                    session,
+                    last + 1,
+                    Role::System,
+                    MessageKind::Notice,
+                    text.clone(),
+                );
+                m.visible_to_ui = false;
+                record::push_message(&mut batch, &m);
+            }
+        }
+        match p.store.commit(batch) {
+            Ok(()) => return Ok(()),
+            Err(e) if e.kind() == HostErrorKind::PreconditionFailed => {
+                if let Some(m) = &finish.branch_move
+                    && load::session(p.store, &m.base.id)?.generation != m.base.generation
+                {
+                    return Err(Error::Raced(m.base.id.clone()));
+                }
+                if p.store
+                    .journals()
+                    .map_err(Error::Store)?
+                    .iter()
+                    .all(|r| r.id != journal.id.as_str())
+                {
+                    return Err(Error::Store(e));
+                }
+            }
+            Err(e) => return Err(Error::Store(e)),
+        }
+    }
+    Err(Error::Raced(session.clone()))
+}

@@ -1,0 +1,165 @@
+//! Resolve a target to the recorded changes it covers, oldest first, minus what an earlier
+//! operation already undid.
+
+use super::{Error, Target, history};
+use crate::hash::ContentHash;
+use crate::id::CheckpointId;
+use crate::load::{self, Diagnostic, SessionLog};
+use crate::model::{Capture, Checkpoint};
+use crate::patch::{self, LineStats};
+use crate::path::WorkPath;
+use std::collections::BTreeSet;
+
+/// One recorded change of one path, as the planner sees it: undoing it means "expect `after`
+/// on disk, put `before` back".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Change {
+    pub(crate) path: WorkPath,
+    pub(crate) before: Option<ContentHash>,
+    pub(crate) after: Option<ContentHash>,
+    /// The checkpoint it comes from (none for an undo, whose changes come from an operation).
+    pub(crate) checkpoint: Option<CheckpointId>,
+    /// Creation order.
+    pub(crate) seq: u64,
+    pub(crate) tool_name: String,
+    /// Set when the change cannot be undone (failed capture).
+    pub(crate) unsupported: Option<String>,
+    pub(crate) stats: LineStats,
+}
+
+/// What a target covers.
+#[derive(Debug, Default)]
+pub(crate) struct Gathered {
+    /// Oldest first.
+    pub(crate) changes: Vec<Change>,
+    /// Checkpoint rows in range that did not decode.
+    pub(crate) unreadable: Vec<Diagnostic>,
+    /// Paths whose every change in range was already undone.
+    pub(crate) reverted: BTreeSet<WorkPath>,
+    /// Checkpoints contributing changes.
+    pub(crate) checkpoints: usize,
+}
+
+fn changes_of(c: &Checkpoint) -> impl Iterator<Item = Change> + '_ {
+    c.changes.iter().map(|fc| Change {
+        path: fc.path.clone(),
+        before: fc.before.as_ref().map(|v| v.hash.clone()),
+        after: fc.after.as_ref().map(|v| v.hash.clone()),
+        checkpoint: Some(c.id.clone()),
+        seq: c.seq,
+        tool_name: c.tool_name.clone(),
+        unsupported: match &fc.capture {
+            Capture::Failed { reason } => Some(reason.clone()),
+            Capture::Captured => None,
+        },
+        stats: fc.patch.as_deref().map(patch::stats).unwrap_or_default(),
+    })
+}
+
+fn selected(path: &WorkPath, filter: &[WorkPath]) -> bool {
+    filter.is_empty() || filter.iter().any(|f| path.starts_with(f))
+}
+
+/// The checkpoints a target covers and the undecodable checkpoint rows that may belong to it.
+fn resolve<'a>(
+    log: &'a SessionLog,
+    target: &Target,
+) -> Result<(Vec<&'a Checkpoint>, Vec<Diagnostic>), Error> {
+    let corrupt = |keep: &dyn Fn(&Diagnostic) -> bool| -> Vec<Diagnostic> {
+        log.diagnostics
+            .iter()
+            .filter(|d| d.kind == "checkpoint" && keep(d))
+            .cloned()
+            .collect()
+    };
+    match target {
+        Target::Since(id) => {
+            let m = log.message(id).ok_or_else(|| not_found("message", id))?;
+            if !m.is_prompt() {
+                return Err(Error::NotAPrompt(id.clone()));
+            }
+            let seq = m.seq;
+            Ok((
+                log.checkpoints.iter().filter(|c| c.seq > seq).collect(),
+                corrupt(&|d| d.seq > seq),
+            ))
+        }
+        Target::TurnOf(id) => {
+            let m = log.message(id).ok_or_else(|| not_found("message", id))?;
+            let turn = m.turn_id.clone().ok_or_else(|| Error::NoTurn(id.clone()))?;
+            resolve(log, &Target::Turn(turn))
+        }
+        Target::Turn(id) => {
+            let turn = log.turn(id).ok_or_else(|| not_found("turn", id))?;
+            let next = log
+                .turns
+                .iter()
+                .map(|t| t.prompt_seq)
+                .filter(|s| *s > turn.prompt_seq)
+                .min();
+            let start = turn.prompt_seq;
+            let in_turn = move |seq: u64| seq > start && next.is_none_or(|n| seq < n);
+            Ok((
+                log.checkpoints
+                    .iter()
+                    .filter(|c| &c.turn_id == id)
+                    .collect(),
+                corrupt(&|d| in_turn(d.seq)),
+            ))
+        }
+        Target::Checkpoint(id) => match log.checkpoints.iter().find(|c| &c.id == id) {
+            Some(c) => Ok((vec![c], Vec::new())),
+            None => {
+                let rows = corrupt(&|d| d.id == id.as_str());
+                if rows.is_empty() {
+                    return Err(not_found("checkpoint", id));
+                }
+                Ok((Vec::new(), rows))
+            }
+        },
+    }
+}
+
+fn not_found(what: &'static str, id: &impl std::fmt::Display) -> Error {
+    Error::Load(load::Error::NotFound {
+        what,
+        id: id.to_string(),
+    })
+}
+
+/// Gather the changes of a target, oldest first, filtered by path and minus undone changes.
+pub(crate) fn gather(
+    log: &SessionLog,
+    target: &Target,
+    filter: &[WorkPath],
+) -> Result<Gathered, Error> {
+    let (checkpoints, unreadable) = resolve(log, target)?;
+    let undone = history::undone_changes(&log.operations);
+    let mut out = Gathered {
+        unreadable,
+        ..Gathered::default()
+    };
+    let mut live_paths = BTreeSet::new();
+    let mut contributing = BTreeSet::new();
+    for change in checkpoints
+        .iter()
+        .flat_map(|c| changes_of(c))
+        .filter(|c| selected(&c.path, filter))
+    {
+        let ckp = change
+            .checkpoint
+            .clone()
+            .expect("checkpoint changes carry their checkpoint");
+        if undone.contains(&(ckp.clone(), change.path.clone())) {
+            out.reverted.insert(change.path);
+            continue;
+        }
+        live_paths.insert(change.path.clone());
+        contributing.insert(ckp);
+        out.changes.push(change);
+    }
+    out.reverted.retain(|p| !live_paths.contains(p));
+    out.checkpoints = contributing.len();
+    out.changes.sort_by_key(|c| c.seq);
+    Ok(out)
+}

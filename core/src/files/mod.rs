@@ -1,0 +1,170 @@
+//! File rewind: preview and apply. Every restore in the product (since a prompt, one turn, one
+//! checkpoint, undo, `both`) goes through this one planner, so none skips the conflict check.
+
+mod execute;
+mod gather;
+mod history;
+mod plan;
+mod verbs;
+
+pub use execute::RestoredFile;
+pub(crate) use execute::{Finish, execute};
+pub(crate) use gather::{Change, Gathered, gather};
+pub(crate) use history::{in_effect, undone_changes};
+pub(crate) use plan::{Plan, plan};
+pub use verbs::{ApplyOptions, ApplyOutcome, PreviewOptions, TargetOptions, apply, preview};
+pub(crate) use verbs::{execute_with_notice, outcome};
+
+use crate::error::{ErrorKind, HostError};
+use crate::id::{CheckpointId, MessageId, SessionId, TurnId};
+use crate::load;
+use crate::model::FileAction;
+use crate::patch::LineStats;
+use serde::{Deserialize, Serialize};
+
+/// What to rewind.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Target {
+    /// That prompt's turn and everything recorded after it: "rewind to before this prompt".
+    Since(MessageId),
+    /// Only the turn of this message.
+    TurnOf(MessageId),
+    /// Only this turn.
+    Turn(TurnId),
+    /// Only this checkpoint.
+    Checkpoint(CheckpointId),
+}
+
+/// Why a path cannot be restored safely.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UnsafeReason {
+    /// The file no longer holds what the agent left (someone edited it since).
+    ExternalModified,
+    /// The stored content needed to restore it is missing or corrupt.
+    CheckpointUnreadable,
+    /// The file could not be read.
+    FileReadFailed,
+    /// The change cannot be undone: its before-state was never captured, or it is too large.
+    UnsupportedCheckpoint,
+}
+
+/// A path the apply would write.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SafeFile {
+    /// The file.
+    pub path: String,
+    /// Restore content, or delete a file the session created.
+    pub action: FileAction,
+    /// How many recorded changes of this path are undone.
+    pub operation_count: usize,
+    /// The tools that made them.
+    pub tool_names: Vec<String>,
+}
+
+/// A path the apply would not write under the `block` policy.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UnsafeFile {
+    /// The file (or `checkpoint:<id>` for an unreadable checkpoint row).
+    pub path: String,
+    /// Why.
+    pub reason: UnsafeReason,
+    /// Hash on disk now (`missing` when absent), when known.
+    pub current_hash: Option<String>,
+    /// Hash the agent left, when known.
+    pub expected_hash: Option<String>,
+    /// Readable explanation.
+    pub message: String,
+    /// How many recorded changes of this path are involved.
+    pub operation_count: usize,
+    /// The tools that made them.
+    pub tool_names: Vec<String>,
+    /// `merge` would keep the user's edits and still undo the agent's change.
+    pub mergeable: bool,
+}
+
+/// Totals of a preview.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PreviewStats {
+    /// Paths involved.
+    pub files: usize,
+    /// Checkpoints involved.
+    pub checkpoints: usize,
+    /// Lines the undone changes had added and removed.
+    #[serde(flatten)]
+    pub lines: LineStats,
+}
+
+/// What a file rewind would do. `can_apply` means: something to restore and nothing unsafe.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Preview {
+    /// The session.
+    pub session_id: SessionId,
+    /// Nothing unsafe and at least one file to restore.
+    pub can_apply: bool,
+    /// Paths that would be written, by path.
+    pub safe_files: Vec<SafeFile>,
+    /// Paths that block a `block` apply, by path.
+    pub unsafe_files: Vec<UnsafeFile>,
+    /// Paths whose changes an earlier operation already undid (excluded).
+    pub reverted_paths: Vec<String>,
+    /// Totals.
+    pub stats: PreviewStats,
+}
+
+/// Failures of preview and apply (conflicts are not failures: they are in the preview).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A record could not be read.
+    #[error(transparent)]
+    Load(#[from] load::Error),
+    /// The options are malformed (e.g. no target or two targets).
+    #[error("{0}")]
+    InvalidInput(String),
+    /// A path filter entry is not a workspace path.
+    #[error(transparent)]
+    InvalidPath(#[from] crate::path::PathError),
+    /// The target message is not a user prompt.
+    #[error("message {0} is not a rewindable user prompt")]
+    NotAPrompt(MessageId),
+    /// The target message has no turn.
+    #[error("message {0} belongs to no turn")]
+    NoTurn(MessageId),
+    /// The store failed.
+    #[error("the store failed: {0}")]
+    Store(HostError),
+    /// A write failed and rolling back the written files failed too. The journal stays and
+    /// `recover` finishes the rollback.
+    #[error("the apply failed ({cause}) and rolling back failed too ({rollback}); run recover")]
+    Unrecoverable {
+        /// What failed first.
+        cause: String,
+        /// What failed while rolling back.
+        rollback: String,
+    },
+    /// Someone else rewound the conversation first.
+    #[error("session {0} was changed by another rewind; nothing was changed, try again")]
+    Raced(SessionId),
+}
+
+impl Error {
+    /// The stable code.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Self::Load(e) => e.kind(),
+            Self::InvalidPath(_) => ErrorKind::InvalidPath,
+            Self::InvalidInput(_) | Self::NotAPrompt(_) | Self::NoTurn(_) => {
+                ErrorKind::InvalidInput
+            }
+            Self::Store(e) => e.error_kind(),
+            Self::Unrecoverable { .. } => ErrorKind::Unrecoverable,
+            Self::Raced(_) => ErrorKind::Conflict,
+        }
+    }
+}

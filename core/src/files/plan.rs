@@ -1,0 +1,296 @@
+//! The simulation: per path, walk its changes newest to oldest against the current workspace.
+//! Each change expects its `after` on disk (or the state the newer simulated change left); a
+//! mismatch makes the path unsafe. Nothing is written here.
+
+use super::gather::{Change, Gathered};
+use super::{Error, Preview, PreviewStats, SafeFile, UnsafeFile, UnsafeReason};
+use crate::hash::{ContentHash, display_opt};
+use crate::id::{CheckpointId, SessionId};
+use crate::load::{self, BlobError, Diagnostic};
+use crate::model::FileAction;
+use crate::patch::{self, LineStats};
+use crate::path::WorkPath;
+use crate::ports::{Store, Workspace};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Why a path is unsafe, with the hashes that show it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Conflict {
+    pub(crate) reason: UnsafeReason,
+    pub(crate) current: Option<Option<ContentHash>>,
+    pub(crate) expected: Option<Option<ContentHash>>,
+    pub(crate) message: String,
+}
+
+/// The plan for one path.
+#[derive(Clone, Debug)]
+pub(crate) struct PathPlan {
+    pub(crate) path: WorkPath,
+    pub(crate) operation_count: usize,
+    pub(crate) tool_names: BTreeSet<String>,
+    /// Newest change first: the apply writes paths in this order.
+    pub(crate) newest_seq: u64,
+    /// Every checkpoint whose change of this path a write undoes.
+    pub(crate) undid: Vec<CheckpointId>,
+    pub(crate) stats: LineStats,
+    /// Disk content at plan time (`Some(None)` = absent); `None` when it could not be read.
+    pub(crate) current: Option<Option<Vec<u8>>>,
+    /// What a restore writes (`Some(None)` = remove); `None` when unknown.
+    pub(crate) target: Option<Option<Vec<u8>>>,
+    /// The user's edits kept and the agent's change reverse-applied, when that applies cleanly.
+    pub(crate) merged: Option<Vec<u8>>,
+    pub(crate) conflict: Option<Conflict>,
+}
+
+impl PathPlan {
+    pub(crate) fn current_hash(&self) -> Option<Option<ContentHash>> {
+        self.current
+            .as_ref()
+            .map(|c| c.as_deref().map(ContentHash::of))
+    }
+    pub(crate) fn action_of(target: &Option<Vec<u8>>) -> FileAction {
+        if target.is_some() {
+            FileAction::Restore
+        } else {
+            FileAction::Delete
+        }
+    }
+}
+
+/// A complete plan.
+#[derive(Clone, Debug)]
+pub(crate) struct Plan {
+    pub(crate) session: SessionId,
+    pub(crate) paths: Vec<PathPlan>,
+    pub(crate) unreadable: Vec<Diagnostic>,
+    pub(crate) reverted: BTreeSet<WorkPath>,
+    pub(crate) checkpoints: usize,
+}
+
+fn bytes_of(
+    store: &dyn Store,
+    hash: &Option<ContentHash>,
+) -> Result<Result<Option<Vec<u8>>, String>, Error> {
+    match hash {
+        None => Ok(Ok(None)),
+        Some(h) => match load::blob(store, h) {
+            Ok(b) => Ok(Ok(Some(b))),
+            Err(BlobError::Host(e)) => Err(Error::Store(e)),
+            Err(e) => Ok(Err(e.to_string())),
+        },
+    }
+}
+
+fn text(bytes: &Option<Vec<u8>>) -> Option<&str> {
+    bytes
+        .as_deref()
+        .map_or(Some(""), |b| std::str::from_utf8(b).ok())
+}
+
+/// Reverse-apply the agent's whole change of this path (oldest before → newest after) onto the
+/// current content with zero fuzz. `None` when any side is not text or the patch does not apply.
+fn merge(
+    store: &dyn Store,
+    chain: &[&Change],
+    current: &Option<Vec<u8>>,
+) -> Result<Option<Vec<u8>>, Error> {
+    let consistent = chain.windows(2).all(|w| w[0].after == w[1].before);
+    let (Some(oldest), Some(newest)) = (chain.first(), chain.last()) else {
+        return Ok(None);
+    };
+    if !consistent || current.is_none() {
+        return Ok(None);
+    }
+    let (Ok(before), Ok(after)) = (
+        bytes_of(store, &oldest.before)?,
+        bytes_of(store, &newest.after)?,
+    ) else {
+        return Ok(None);
+    };
+    let (Some(b), Some(a), Some(c)) = (text(&before), text(&after), text(current)) else {
+        return Ok(None);
+    };
+    let undo = patch::reverse(&patch::create(b, a, 3));
+    Ok(patch::apply(c, &undo).ok().map(String::into_bytes))
+}
+
+fn plan_path(
+    store: &dyn Store,
+    ws: &mut dyn Workspace,
+    path: WorkPath,
+    chain: Vec<&Change>,
+) -> Result<PathPlan, Error> {
+    let mut plan = PathPlan {
+        path,
+        operation_count: chain.len(),
+        tool_names: chain.iter().map(|c| c.tool_name.clone()).collect(),
+        newest_seq: chain.last().map_or(0, |c| c.seq),
+        undid: chain.iter().filter_map(|c| c.checkpoint.clone()).collect(),
+        stats: chain.iter().fold(LineStats::default(), |acc, c| LineStats {
+            additions: acc.additions + c.stats.additions,
+            deletions: acc.deletions + c.stats.deletions,
+        }),
+        current: None,
+        target: None,
+        merged: None,
+        conflict: None,
+    };
+    if let Some(bad) = chain.iter().find(|c| c.unsupported.is_some()) {
+        let why = bad.unsupported.as_deref().unwrap_or_default();
+        plan.conflict = Some(Conflict {
+            reason: UnsafeReason::UnsupportedCheckpoint,
+            current: None,
+            expected: None,
+            message: format!(
+                "the state of {} before {} ran was not captured ({why}); it cannot be restored",
+                plan.path, bad.tool_name
+            ),
+        });
+        return Ok(plan);
+    }
+    match ws.read(&plan.path) {
+        Ok(bytes) => plan.current = Some(bytes),
+        Err(e) => {
+            plan.conflict = Some(Conflict {
+                reason: UnsafeReason::FileReadFailed,
+                current: None,
+                expected: None,
+                message: format!("{} could not be read: {e}", plan.path),
+            });
+            return Ok(plan);
+        }
+    }
+    let mut simulated = plan.current_hash().expect("current was just read");
+    let mut mismatch_at_newest = false;
+    for (i, change) in chain.iter().rev().enumerate() {
+        if simulated != change.after {
+            mismatch_at_newest = i == 0;
+            plan.conflict = Some(Conflict {
+                reason: UnsafeReason::ExternalModified,
+                current: Some(simulated.clone()),
+                expected: Some(change.after.clone()),
+                message: format!(
+                    "{} was changed after {} wrote it (now {}, expected {})",
+                    plan.path,
+                    change.tool_name,
+                    display_opt(simulated.as_ref()),
+                    display_opt(change.after.as_ref())
+                ),
+            });
+            break;
+        }
+        simulated.clone_from(&change.before);
+    }
+    let oldest_before = chain.first().and_then(|c| c.before.clone());
+    match bytes_of(store, &oldest_before)? {
+        Ok(target) => plan.target = Some(target),
+        Err(why) if plan.conflict.is_none() => {
+            plan.conflict = Some(Conflict {
+                reason: UnsafeReason::CheckpointUnreadable,
+                current: None,
+                expected: None,
+                message: format!(
+                    "the content to restore {} from is unavailable: {why}",
+                    plan.path
+                ),
+            });
+        }
+        Err(_) => {}
+    }
+    if mismatch_at_newest {
+        let current = plan.current.clone().expect("read above");
+        plan.merged = merge(store, &chain, &current)?;
+    }
+    Ok(plan)
+}
+
+/// Simulate undoing `gathered` against the workspace.
+pub(crate) fn plan(
+    store: &dyn Store,
+    ws: &mut dyn Workspace,
+    session: SessionId,
+    gathered: Gathered,
+) -> Result<Plan, Error> {
+    let mut by_path: BTreeMap<WorkPath, Vec<&Change>> = BTreeMap::new();
+    for c in &gathered.changes {
+        by_path.entry(c.path.clone()).or_default().push(c);
+    }
+    let mut paths = Vec::with_capacity(by_path.len());
+    for (path, chain) in by_path {
+        paths.push(plan_path(store, ws, path, chain)?);
+    }
+    Ok(Plan {
+        session,
+        paths,
+        unreadable: gathered.unreadable,
+        reverted: gathered.reverted,
+        checkpoints: gathered.checkpoints,
+    })
+}
+
+fn hash_text(h: &Option<Option<ContentHash>>) -> Option<String> {
+    h.as_ref().map(|h| display_opt(h.as_ref()).to_owned())
+}
+
+impl Plan {
+    /// The serialisable preview of this plan.
+    pub(crate) fn preview(&self) -> Preview {
+        let mut safe_files = Vec::new();
+        let mut unsafe_files: Vec<UnsafeFile> = self
+            .unreadable
+            .iter()
+            .map(|d| UnsafeFile {
+                path: format!("checkpoint:{}", d.id),
+                reason: UnsafeReason::CheckpointUnreadable,
+                current_hash: None,
+                expected_hash: None,
+                message: format!("checkpoint {} cannot be read: {}", d.id, d.reason),
+                operation_count: 1,
+                tool_names: Vec::new(),
+                mergeable: false,
+            })
+            .collect();
+        let mut lines = LineStats::default();
+        for p in &self.paths {
+            lines.additions += p.stats.additions;
+            lines.deletions += p.stats.deletions;
+            let tool_names = p.tool_names.iter().cloned().collect();
+            match (&p.conflict, &p.target) {
+                (None, Some(target)) => safe_files.push(SafeFile {
+                    path: p.path.to_string(),
+                    action: PathPlan::action_of(target),
+                    operation_count: p.operation_count,
+                    tool_names,
+                }),
+                (conflict, _) => {
+                    let c = conflict
+                        .clone()
+                        .expect("a path without a target has a conflict");
+                    unsafe_files.push(UnsafeFile {
+                        path: p.path.to_string(),
+                        reason: c.reason,
+                        current_hash: hash_text(&c.current),
+                        expected_hash: hash_text(&c.expected),
+                        message: c.message,
+                        operation_count: p.operation_count,
+                        tool_names,
+                        mergeable: p.merged.is_some(),
+                    });
+                }
+            }
+        }
+        unsafe_files.sort_by(|a, b| a.path.cmp(&b.path));
+        Preview {
+            session_id: self.session.clone(),
+            can_apply: !safe_files.is_empty() && unsafe_files.is_empty(),
+            stats: PreviewStats {
+                files: safe_files.len() + unsafe_files.len(),
+                checkpoints: self.checkpoints,
+                lines,
+            },
+            safe_files,
+            unsafe_files,
+            reverted_paths: self.reverted.iter().map(ToString::to_string).collect(),
+        }
+    }
+}

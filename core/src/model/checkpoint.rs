@@ -1,0 +1,97 @@
+use super::Millis;
+use crate::hash::ContentHash;
+use crate::id::{CheckpointId, MessageId, SessionId, TurnId};
+use crate::patch::Hunk;
+use crate::path::WorkPath;
+use serde::{Deserialize, Serialize};
+
+/// What kind of tool produced a checkpoint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CheckpointKind {
+    /// An edit of part of a file.
+    Edit,
+    /// A whole-file write.
+    Write,
+    /// A shell command's captured effects.
+    Shell,
+    /// Recorded by hand.
+    Manual,
+}
+
+/// A present file's identity: hash, size and (when the host knows it) its mode bits.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileVersion {
+    /// SHA-256 of the bytes; the bytes are a blob in the store.
+    pub hash: ContentHash,
+    /// Length in bytes.
+    pub size: u64,
+}
+
+/// Whether the before-state of a change was captured.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum Capture {
+    /// Both states are known.
+    Captured,
+    /// The before-state is unknown; this change can never be restored silently.
+    Failed {
+        /// Why capture failed (e.g. `too_large`, `read_failed`).
+        reason: String,
+    },
+}
+
+/// One file's change within a checkpoint.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileChange {
+    /// The file.
+    pub path: WorkPath,
+    /// State before the tool ran; `None` = the file did not exist (or, when capture failed, unknown).
+    pub before: Option<FileVersion>,
+    /// State after the tool ran; `None` = the tool deleted it.
+    pub after: Option<FileVersion>,
+    /// jsdiff-compatible hunks from before to after, when both sides are text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub patch: Option<Vec<Hunk>>,
+    /// Whether the before-state is trustworthy.
+    pub capture: Capture,
+}
+
+impl FileChange {
+    /// True when this change cannot be undone because its before-state is unknown.
+    pub fn capture_failed(&self) -> bool {
+        matches!(self.capture, Capture::Failed { .. })
+    }
+}
+
+/// One tool call's recorded file changes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Checkpoint {
+    /// Its id.
+    pub id: CheckpointId,
+    /// Its session.
+    pub session_id: SessionId,
+    /// Creation order: shares the session's sequence with messages.
+    pub seq: u64,
+    /// The turn whose tool made the change.
+    pub turn_id: TurnId,
+    /// That turn's prompt.
+    pub prompt_id: MessageId,
+    /// The assistant message that issued the tool call.
+    #[serde(default)]
+    pub tool_message_id: Option<MessageId>,
+    /// The tool call's id.
+    #[serde(default)]
+    pub tool_call_id: Option<String>,
+    /// The tool's name.
+    pub tool_name: String,
+    /// Edit, write, shell or manual.
+    pub kind: CheckpointKind,
+    /// When it was recorded.
+    pub created_at: Millis,
+    /// The files it changed (at least one).
+    pub changes: Vec<FileChange>,
+}

@@ -1,0 +1,19 @@
+//! The recorded domain model. Everything here is appended, never rewritten in place, except a
+//! session's branch cursor and a turn's status, which move forward under preconditions.
+
+mod checkpoint;
+mod journal;
+mod message;
+mod operation;
+mod session;
+mod turn;
+
+pub use checkpoint::{Capture, Checkpoint, CheckpointKind, FileChange, FileVersion};
+pub use journal::{Journal, JournalEntry};
+pub use message::{Compaction, ForkOrigin, Message, MessageKind, MessageStatus, Part, Role};
+pub use operation::{FileAction, OpFile, OpTarget, Operation, OperationKind, Policy};
+pub use session::{Branch, SeqRange, Session, SessionKind};
+pub use turn::{StableBoundary, Turn, TurnStatus};
+
+/// Milliseconds since the Unix epoch, as handed out by the host's `Clock`.
+pub type Millis = i64;

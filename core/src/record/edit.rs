@@ -1,0 +1,283 @@
+use super::{Error, append, live_turn};
+use crate::batch::{Batch, Write};
+use crate::ctx::Ports;
+use crate::hash::ContentHash;
+use crate::id::{CheckpointId, MessageId, SessionId, TurnId};
+use crate::load::{self, encode};
+use crate::model::{Capture, Checkpoint, CheckpointKind, FileChange, FileVersion};
+use crate::patch::{self, Hunk, LineStats};
+use crate::path::WorkPath;
+use serde::{Deserialize, Serialize};
+
+/// Text files up to this size get a structured patch computed at record time.
+const PATCH_LIMIT: usize = 1024 * 1024;
+
+/// One file a tool changed: the exact bytes before and after (`None` = absent).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EditChange {
+    /// The file (validated by the caller's `WorkPath::parse`).
+    pub path: String,
+    /// Bytes before the tool ran, `None` when the tool created the file.
+    pub before: Option<Vec<u8>>,
+    /// Bytes after, `None` when the tool deleted the file.
+    pub after: Option<Vec<u8>>,
+    /// The tool's own jsdiff hunks, when it reported them; checked against the bytes.
+    pub patch: Option<Vec<Hunk>>,
+}
+
+/// Options of [`edit`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EditOptions {
+    /// The live turn whose tool made the change.
+    pub turn_id: TurnId,
+    /// The tool's name (e.g. `Edit`, `Write`).
+    pub tool_name: String,
+    /// The tool call's id.
+    pub tool_call_id: Option<String>,
+    /// The assistant message that issued the call.
+    pub tool_message_id: Option<MessageId>,
+    /// Edit, write, shell or manual.
+    pub kind: CheckpointKind,
+    /// The files (at least one, each path once).
+    pub changes: Vec<EditChange>,
+}
+
+/// Options of [`failed_capture`].
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FailedCaptureOptions {
+    /// The live turn.
+    pub turn_id: TurnId,
+    /// The tool's name.
+    pub tool_name: String,
+    /// The file whose before-state could not be captured.
+    pub path: String,
+    /// Why (e.g. `read_failed`, `too_large`).
+    pub reason: String,
+}
+
+/// One recorded file of a checkpoint.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RecordedFile {
+    /// The file.
+    pub path: WorkPath,
+    /// Hash before (`None` = absent or unknown).
+    pub before: Option<ContentHash>,
+    /// Hash after (`None` = absent).
+    pub after: Option<ContentHash>,
+    /// Line stats when a patch exists.
+    #[serde(flatten)]
+    pub stats: LineStats,
+    /// Set when the change was recorded as a failed capture.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub capture_failed: Option<String>,
+}
+
+/// What [`edit`] / [`failed_capture`] recorded.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EditOutcome {
+    /// The new checkpoint.
+    pub checkpoint_id: CheckpointId,
+    /// Its position.
+    pub seq: u64,
+    /// Per file.
+    pub files: Vec<RecordedFile>,
+}
+
+fn version(bytes: &[u8]) -> FileVersion {
+    FileVersion {
+        hash: ContentHash::of(bytes),
+        size: bytes.len() as u64,
+    }
+}
+
+fn text_of(bytes: Option<&[u8]>) -> Option<&str> {
+    match bytes {
+        None => Some(""),
+        Some(b) if b.len() <= PATCH_LIMIT => std::str::from_utf8(b).ok(),
+        Some(_) => None,
+    }
+}
+
+/// Build one change and the blobs it needs. Oversized content becomes a failed capture and is
+/// never stored: the tool's write still happened, but its undo is reported as unsupported.
+fn change(c: EditChange, max: u64, blobs: &mut Vec<Write>) -> Result<FileChange, Error> {
+    let path = WorkPath::parse(&c.path)?;
+    let too_large = [&c.before, &c.after]
+        .into_iter()
+        .flatten()
+        .any(|b| b.len() as u64 > max);
+    if too_large {
+        return Ok(FileChange {
+            path,
+            before: None,
+            after: c.after.as_deref().map(version),
+            patch: None,
+            capture: Capture::Failed {
+                reason: "too_large".into(),
+            },
+        });
+    }
+    let (before_text, after_text) = (text_of(c.before.as_deref()), text_of(c.after.as_deref()));
+    let patch = match (c.patch, before_text, after_text) {
+        (Some(given), Some(b), Some(a)) => {
+            patch::apply(b, &given).ok().filter(|out| out == a).ok_or_else(|| {
+                Error::InvalidInput(format!("the patch given for {path} does not turn its before content into its after content"))
+            })?;
+            Some(given)
+        }
+        (Some(_), _, _) => {
+            return Err(Error::InvalidInput(format!(
+                "a patch was given for {path}, which is not a text file"
+            )));
+        }
+        (None, Some(b), Some(a)) => Some(patch::create(b, a, 3)),
+        (None, _, _) => None,
+    };
+    for bytes in [&c.before, &c.after].into_iter().flatten() {
+        blobs.push(Write::PutBlob {
+            hash: ContentHash::of(bytes),
+            bytes: bytes.clone(),
+        });
+    }
+    Ok(FileChange {
+        path,
+        before: c.before.as_deref().map(version),
+        after: c.after.as_deref().map(version),
+        patch,
+        capture: Capture::Captured,
+    })
+}
+
+fn recorded(c: &FileChange) -> RecordedFile {
+    RecordedFile {
+        path: c.path.clone(),
+        before: c.before.as_ref().map(|v| v.hash.clone()),
+        after: c.after.as_ref().map(|v| v.hash.clone()),
+        stats: c.patch.as_deref().map(patch::stats).unwrap_or_default(),
+        capture_failed: match &c.capture {
+            Capture::Failed { reason } => Some(reason.clone()),
+            Capture::Captured => None,
+        },
+    }
+}
+
+fn commit_checkpoint(
+    p: &mut Ports<'_>,
+    session: &SessionId,
+    template: Checkpoint,
+    blobs: Vec<Write>,
+) -> Result<EditOutcome, Error> {
+    append(p, session, |p, seq| {
+        let ckp = Checkpoint {
+            id: p.mint(),
+            seq,
+            created_at: p.now(),
+            ..template.clone()
+        };
+        let mut batch = Batch::new();
+        for b in &blobs {
+            batch.push(b.clone());
+        }
+        batch.push(Write::PutCheckpoint {
+            session: session.clone(),
+            seq,
+            checkpoint: ckp.id.clone(),
+            body: encode(&ckp),
+        });
+        let files = ckp.changes.iter().map(recorded).collect();
+        Ok((
+            batch,
+            EditOutcome {
+                checkpoint_id: ckp.id,
+                seq,
+                files,
+            },
+        ))
+    })
+}
+
+/// Record a tool's file changes as one checkpoint. Durable when it returns.
+pub fn edit(
+    p: &mut Ports<'_>,
+    session: &SessionId,
+    opts: EditOptions,
+) -> Result<EditOutcome, Error> {
+    if opts.changes.is_empty() {
+        return Err(Error::InvalidInput(
+            "an edit needs at least one file change".into(),
+        ));
+    }
+    if opts.tool_name.trim().is_empty() {
+        return Err(Error::InvalidInput("tool name must not be empty".into()));
+    }
+    let s = load::session(p.store, session)?;
+    let turn = live_turn(p, &s, &opts.turn_id)?;
+    let mut blobs = Vec::new();
+    let mut changes: Vec<FileChange> = Vec::with_capacity(opts.changes.len());
+    for c in opts.changes {
+        let change = change(c, p.limits.max_file_bytes, &mut blobs)?;
+        if changes.iter().any(|known| known.path == change.path) {
+            return Err(Error::InvalidInput(format!(
+                "{} appears twice in one edit",
+                change.path
+            )));
+        }
+        changes.push(change);
+    }
+    let template = Checkpoint {
+        id: p.mint(),
+        session_id: session.clone(),
+        seq: 0,
+        turn_id: turn.id,
+        prompt_id: turn.prompt_id,
+        tool_message_id: opts.tool_message_id,
+        tool_call_id: opts.tool_call_id,
+        tool_name: opts.tool_name,
+        kind: opts.kind,
+        created_at: 0,
+        changes,
+    };
+    commit_checkpoint(p, session, template, blobs)
+}
+
+/// Record that a tool changed a file whose before-state could not be captured. A rewind then
+/// reports the path as `unsupported_checkpoint`; it never restores stale content.
+pub fn failed_capture(
+    p: &mut Ports<'_>,
+    session: &SessionId,
+    opts: FailedCaptureOptions,
+) -> Result<EditOutcome, Error> {
+    let path = WorkPath::parse(&opts.path)?;
+    if opts.reason.trim().is_empty() {
+        return Err(Error::InvalidInput(
+            "a failed capture needs a reason".into(),
+        ));
+    }
+    let s = load::session(p.store, session)?;
+    let turn = live_turn(p, &s, &opts.turn_id)?;
+    let template = Checkpoint {
+        id: p.mint(),
+        session_id: session.clone(),
+        seq: 0,
+        turn_id: turn.id,
+        prompt_id: turn.prompt_id,
+        tool_message_id: None,
+        tool_call_id: None,
+        tool_name: opts.tool_name,
+        kind: CheckpointKind::Edit,
+        created_at: 0,
+        changes: vec![FileChange {
+            path,
+            before: None,
+            after: None,
+            patch: None,
+            capture: Capture::Failed {
+                reason: opts.reason,
+            },
+        }],
+    };
+    commit_checkpoint(p, session, template, Vec::new())
+}

@@ -1,0 +1,107 @@
+//! `Faulty<T>`: adds fault injection to any store or workspace, so the same fault scenarios run
+//! against SQLite and real files as against the memory hosts.
+
+use super::faults::{Fault, FaultOp, Faults};
+use crate::batch::Batch;
+use crate::error::HostError;
+use crate::hash::ContentHash;
+use crate::id::{SessionId, TurnId};
+use crate::path::WorkPath;
+use crate::ports::{Row, Store, StoreWrite, Workspace};
+
+/// A host with fault injection in front of it.
+#[derive(Debug, Default)]
+pub struct Faulty<T> {
+    inner: T,
+    faults: Faults,
+}
+
+impl<T> Faulty<T> {
+    /// Wrap a host.
+    pub fn new(inner: T) -> Self {
+        Self {
+            inner,
+            faults: Faults::default(),
+        }
+    }
+    /// Arm a fault.
+    pub fn arm(&mut self, fault: Fault) {
+        self.faults.arm(fault);
+    }
+    /// Disarm all faults.
+    pub fn clear_faults(&mut self) {
+        self.faults.clear();
+    }
+    /// The wrapped host.
+    pub fn inner(&self) -> &T {
+        &self.inner
+    }
+    /// The wrapped host, mutably (bypasses the faults).
+    pub fn inner_mut(&mut self) -> &mut T {
+        &mut self.inner
+    }
+    fn check(&mut self, op: FaultOp, what: &dyn std::fmt::Display) -> Result<(), HostError> {
+        if self.faults.hit(op) {
+            return Err(HostError::io(format!(
+                "injected fault: {} of {what} failed",
+                format!("{op:?}").to_lowercase()
+            )));
+        }
+        Ok(())
+    }
+}
+
+impl<S: Store> Store for Faulty<S> {
+    fn session(&self, id: &SessionId) -> Result<Option<Row>, HostError> {
+        self.inner.session(id)
+    }
+    fn sessions(&self) -> Result<Vec<Row>, HostError> {
+        self.inner.sessions()
+    }
+    fn messages(&self, s: &SessionId) -> Result<Vec<Row>, HostError> {
+        self.inner.messages(s)
+    }
+    fn turn(&self, s: &SessionId, t: &TurnId) -> Result<Option<Row>, HostError> {
+        self.inner.turn(s, t)
+    }
+    fn turns(&self, s: &SessionId) -> Result<Vec<Row>, HostError> {
+        self.inner.turns(s)
+    }
+    fn checkpoints(&self, s: &SessionId) -> Result<Vec<Row>, HostError> {
+        self.inner.checkpoints(s)
+    }
+    fn operations(&self, s: &SessionId) -> Result<Vec<Row>, HostError> {
+        self.inner.operations(s)
+    }
+    fn journals(&self) -> Result<Vec<Row>, HostError> {
+        self.inner.journals()
+    }
+    fn blob(&self, h: &ContentHash) -> Result<Option<Vec<u8>>, HostError> {
+        self.inner.blob(h)
+    }
+    fn last_seq(&self, s: &SessionId) -> Result<u64, HostError> {
+        self.inner.last_seq(s)
+    }
+}
+
+impl<S: StoreWrite> StoreWrite for Faulty<S> {
+    fn commit(&mut self, batch: Batch) -> Result<(), HostError> {
+        self.check(FaultOp::Commit, &"the batch")?;
+        self.inner.commit(batch)
+    }
+}
+
+impl<W: Workspace> Workspace for Faulty<W> {
+    fn read(&mut self, path: &WorkPath) -> Result<Option<Vec<u8>>, HostError> {
+        self.check(FaultOp::Read, path)?;
+        self.inner.read(path)
+    }
+    fn write(&mut self, path: &WorkPath, bytes: &[u8]) -> Result<(), HostError> {
+        self.check(FaultOp::Write, path)?;
+        self.inner.write(path, bytes)
+    }
+    fn remove(&mut self, path: &WorkPath) -> Result<(), HostError> {
+        self.check(FaultOp::Remove, path)?;
+        self.inner.remove(path)
+    }
+}

@@ -1,0 +1,261 @@
+//! `call(engine, "recordPrompt", {...})`: every verb by its JS name, JSON in, JSON out.
+
+use base64::Engine as _;
+use rewind_core::both;
+use rewind_core::conversation;
+use rewind_core::edit;
+use rewind_core::files::{ApplyOptions, TargetOptions};
+use rewind_core::id::{MessageId, SessionId};
+use rewind_core::model::CheckpointKind;
+use rewind_core::ports::{StoreWrite, Workspace};
+use rewind_core::record::{EditChange, EditOptions};
+use rewind_core::undo;
+use rewind_core::{Engine, ErrorKind};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value, json};
+
+/// A failed call: the stable code and the message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallError {
+    /// `invalid_input`, `not_found`, …
+    pub code: String,
+    /// Readable message.
+    pub message: String,
+}
+
+impl CallError {
+    fn new(kind: ErrorKind, message: impl std::fmt::Display) -> Self {
+        Self {
+            code: kind.as_str().to_owned(),
+            message: message.to_string(),
+        }
+    }
+    fn input(message: impl std::fmt::Display) -> Self {
+        Self::new(ErrorKind::InvalidInput, message)
+    }
+}
+
+/// Bytes in JSON: a UTF-8 string, `{"base64": "..."}`, or `null` for an absent file.
+pub fn bytes(v: &Value) -> Result<Option<Vec<u8>>, CallError> {
+    match v {
+        Value::Null => Ok(None),
+        Value::String(s) => Ok(Some(s.clone().into_bytes())),
+        Value::Object(o) => match o.get("base64").and_then(Value::as_str) {
+            Some(b) => base64::engine::general_purpose::STANDARD
+                .decode(b)
+                .map(Some)
+                .map_err(|e| CallError::input(format!("bad base64: {e}"))),
+            None => Err(CallError::input(
+                "bytes must be a string, {\"base64\": …} or null",
+            )),
+        },
+        _ => Err(CallError::input(
+            "bytes must be a string, {\"base64\": …} or null",
+        )),
+    }
+}
+
+fn take_session(args: &mut Map<String, Value>) -> Result<SessionId, CallError> {
+    let v = args
+        .remove("sessionId")
+        .ok_or_else(|| CallError::input("sessionId is required"))?;
+    serde_json::from_value(v).map_err(CallError::input)
+}
+
+fn opts<T: DeserializeOwned>(args: Map<String, Value>) -> Result<T, CallError> {
+    serde_json::from_value(Value::Object(args)).map_err(CallError::input)
+}
+
+fn out<T: serde::Serialize, E>(
+    r: Result<T, E>,
+    kind: impl Fn(&E) -> ErrorKind,
+) -> Result<Value, CallError>
+where
+    E: std::fmt::Display,
+{
+    match r {
+        Ok(v) => Ok(serde_json::to_value(v).expect("outcomes serialise")),
+        Err(e) => Err(CallError::new(kind(&e), e)),
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct RecordEditArgs {
+    turn_id: rewind_core::id::TurnId,
+    path: String,
+    #[serde(default)]
+    before: Value,
+    #[serde(default)]
+    after: Value,
+    tool_name: String,
+    #[serde(default)]
+    tool_call_id: Option<String>,
+    #[serde(default)]
+    tool_message_id: Option<MessageId>,
+    #[serde(default)]
+    kind: Option<CheckpointKind>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct RewindArgs {
+    scope: rewind_core::branch::Scope,
+    to: MessageId,
+    #[serde(default)]
+    policy: rewind_core::model::Policy,
+    #[serde(default)]
+    paths: Vec<String>,
+}
+
+/// Run one verb by its JS name.
+pub fn call<S: StoreWrite, W: Workspace>(
+    engine: &mut Engine<S, W>,
+    name: &str,
+    args: Value,
+) -> Result<Value, CallError> {
+    let mut args = match args {
+        Value::Object(o) => o,
+        Value::Null => Map::new(),
+        _ => return Err(CallError::input("arguments must be an object")),
+    };
+    let rec = |e: &rewind_core::record::Error| e.kind();
+    match name {
+        "createSession" => out(engine.create_session(opts(args)?), rec),
+        "listSessions" => {
+            let d = engine
+                .sessions()
+                .map_err(|e| CallError::new(e.kind(), &e))?;
+            Ok(json!(d.items))
+        }
+        "recordPrompt" => {
+            let s = take_session(&mut args)?;
+            out(engine.record_prompt(&s, opts(args)?), rec)
+        }
+        "recordReply" => {
+            let s = take_session(&mut args)?;
+            out(engine.record_reply(&s, opts(args)?), rec)
+        }
+        "recordNotice" => {
+            let s = take_session(&mut args)?;
+            out(engine.record_notice(&s, opts(args)?), rec)
+        }
+        "recordCompaction" => {
+            let s = take_session(&mut args)?;
+            out(engine.record_compaction(&s, opts(args)?), rec)
+        }
+        "recordEdit" => {
+            let s = take_session(&mut args)?;
+            let a: RecordEditArgs = opts(args)?;
+            let o = EditOptions {
+                turn_id: a.turn_id,
+                tool_name: a.tool_name,
+                tool_call_id: a.tool_call_id,
+                tool_message_id: a.tool_message_id,
+                kind: a.kind.unwrap_or(CheckpointKind::Edit),
+                changes: vec![EditChange {
+                    path: a.path,
+                    before: bytes(&a.before)?,
+                    after: bytes(&a.after)?,
+                    patch: None,
+                }],
+            };
+            out(engine.record_edit(&s, o), rec)
+        }
+        "recordFailedCapture" => {
+            let s = take_session(&mut args)?;
+            out(engine.record_failed_capture(&s, opts(args)?), rec)
+        }
+        "completeTurn" => {
+            let s = take_session(&mut args)?;
+            out(engine.complete_turn(&s, opts(args)?), rec)
+        }
+        "activeBranch" => {
+            let s = take_session(&mut args)?;
+            out(engine.active_branch(&s), |e| e.kind())
+        }
+        "previewFileRewind" => {
+            let s = take_session(&mut args)?;
+            let o: TargetOptions = opts(args)?;
+            out(engine.preview_file_rewind(&s, o), |e| e.kind())
+        }
+        "applyFileRewind" => {
+            let s = take_session(&mut args)?;
+            let o: ApplyOptions = opts(args)?;
+            out(engine.apply_file_rewind(&s, o), |e| e.kind())
+        }
+        "rewindConversation" => {
+            let s = take_session(&mut args)?;
+            let o: conversation::Options = opts(args)?;
+            out(engine.rewind_conversation(&s, o), |e| e.kind())
+        }
+        "rewind" => {
+            let s = take_session(&mut args)?;
+            let a: RewindArgs = opts(args)?;
+            match a.scope {
+                rewind_core::branch::Scope::Conversation => out(
+                    engine.rewind_conversation(&s, conversation::Options { to: a.to }),
+                    |e| e.kind(),
+                ),
+                rewind_core::branch::Scope::Workspace => {
+                    let o = ApplyOptions {
+                        target: TargetOptions {
+                            since: Some(a.to),
+                            paths: a.paths,
+                            ..TargetOptions::default()
+                        },
+                        policy: a.policy,
+                    };
+                    out(engine.apply_file_rewind(&s, o), |e| e.kind())
+                }
+                rewind_core::branch::Scope::Both => {
+                    let o = both::Options {
+                        to: a.to,
+                        policy: a.policy,
+                        paths: a.paths,
+                    };
+                    out(engine.rewind_both(&s, o), |e| e.kind())
+                }
+            }
+        }
+        "undo" => {
+            let s = take_session(&mut args)?;
+            let o: undo::Options = opts(args)?;
+            out(engine.undo(&s, o), |e| e.kind())
+        }
+        "editLastPrompt" => {
+            let s = take_session(&mut args)?;
+            let o: edit::EditOptions = opts(args)?;
+            out(engine.edit_last_prompt(&s, o), |e| e.kind())
+        }
+        "retryLastReply" => {
+            let s = take_session(&mut args)?;
+            let o: edit::RetryOptions = opts(args)?;
+            out(engine.retry_last_reply(&s, o), |e| e.kind())
+        }
+        "resume" => {
+            let s = take_session(&mut args)?;
+            out(engine.resume(&s), |e| e.kind())
+        }
+        "recover" => {
+            let s = match args.remove("sessionId") {
+                Some(v) => Some(serde_json::from_value::<SessionId>(v).map_err(CallError::input)?),
+                None => None,
+            };
+            out(engine.recover(s.as_ref()), |e| e.kind())
+        }
+        "checkpoints" => {
+            let s = take_session(&mut args)?;
+            out(engine.checkpoints(&s), |e| e.kind())
+        }
+        "operations" => {
+            let s = take_session(&mut args)?;
+            let d = engine
+                .operations(&s)
+                .map_err(|e| CallError::new(e.kind(), &e))?;
+            Ok(json!(d.items))
+        }
+        other => Err(CallError::input(format!("unknown call {other:?}"))),
+    }
+}
