@@ -189,18 +189,18 @@ fn settle(p: &mut Ports<'_>, j: &Journal) -> Result<Recovered, Error> {
     };
     let note = match action {
         Settled::Finished => format!(
-            "finished the interrupted {:?} operation {}",
-            j.operation.kind, j.operation.id
+            "finished the interrupted {} operation {}",
+            j.operation.kind.as_str(),
+            j.operation.id
         ),
         Settled::RolledBack => format!(
-            "rolled back the interrupted {:?} operation {}: {} path(s) restored, {} left as found",
-            j.operation.kind,
+            "rolled back the interrupted {} operation {}: {} path(s) restored, {} left as found",
+            j.operation.kind.as_str(),
             j.operation.id,
             restored.len(),
             left.len()
         ),
-    }
-    .to_lowercase();
+    };
     let recovery = Operation {
         id: p.mint(),
         session_id: j.session_id.clone(),

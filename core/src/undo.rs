@@ -79,7 +79,7 @@ pub fn undo(p: &mut Ports<'_>, session: &SessionId, opts: Options) -> Result<App
             after: f.after.clone(),
             checkpoint: None,
             seq: i as u64,
-            tool_name: format!("{:?}", op.kind).to_lowercase(),
+            tool_name: op.kind.as_str().to_owned(),
             unsupported: None,
             stats: LineStats::default(),
         })

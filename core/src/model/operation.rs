@@ -23,6 +23,18 @@ pub enum OperationKind {
 }
 
 impl OperationKind {
+    /// The wire word, e.g. `file_rewind`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::FileRewind => "file_rewind",
+            Self::ConversationRewind => "conversation_rewind",
+            Self::Both => "both",
+            Self::Undo => "undo",
+            Self::ApplyFailed => "apply_failed",
+            Self::Recovery => "recovery",
+        }
+    }
+
     /// Whether this operation wrote files that `undo` can take back.
     pub fn writes_files(self) -> bool {
         matches!(self, Self::FileRewind | Self::Both | Self::Undo)

@@ -1,7 +1,22 @@
 //! rewind-core integration tests: one binary, one module per concern.
 
 mod contract;
+mod corrupt;
 mod faults;
+mod guards;
 mod harness;
 mod props;
 mod race;
+
+/// Every file in this directory is a declared module, so no test file is silently skipped.
+#[test]
+fn every_test_file_is_declared() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it");
+    let main = std::fs::read_to_string(dir.join("main.rs")).expect("main.rs");
+    for entry in std::fs::read_dir(&dir).expect("dir") {
+        let name = entry.expect("entry").file_name().to_string_lossy().into_owned();
+        if let Some(module) = name.strip_suffix(".rs").filter(|m| *m != "main") {
+            assert!(main.contains(&format!("mod {module};")), "{name} is not declared in main.rs");
+        }
+    }
+}
