@@ -113,3 +113,77 @@ pub fn active_branch(p: &Ports<'_>, session: &SessionId) -> Result<ActiveBranch,
         diagnostics: log.diagnostics,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::id::{MessageId, SessionId, TraceId};
+    use crate::model::{Branch, Compaction, MessageStatus, SessionKind};
+
+    fn message(seq: u64, compaction: bool, to_model: bool) -> Message {
+        Message {
+            id: MessageId::parse(&format!("msg_{seq}")).expect("valid"),
+            session_id: SessionId::parse("ses_1").expect("valid"),
+            seq,
+            turn_id: None,
+            role: Role::User,
+            kind: if compaction {
+                MessageKind::Summary
+            } else {
+                MessageKind::Prompt
+            },
+            status: MessageStatus::Complete,
+            visible_to_ui: true,
+            visible_to_model: to_model,
+            parent_id: None,
+            compaction: compaction.then_some(Compaction {
+                covers_through: None,
+            }),
+            fork_origin: None,
+            parts: Vec::new(),
+            payload: None,
+            created_at: 0,
+        }
+    }
+
+    fn session(branch: Branch) -> Session {
+        Session {
+            id: SessionId::parse("ses_1").expect("valid"),
+            parent_id: None,
+            kind: SessionKind::Interactive,
+            title: String::new(),
+            trace_id: TraceId::parse("trc_1").expect("valid"),
+            workspace_label: None,
+            created_at: 0,
+            branch,
+            generation: 0,
+            rewound_to: None,
+        }
+    }
+
+    #[test]
+    fn selection_follows_the_ranges_and_history_starts_at_the_last_summary() {
+        let messages: Vec<Message> = (1..=6).map(|s| message(s, s == 3, s != 5)).collect();
+        let all = session(Branch::default());
+        let active = select(&all, &messages);
+        assert_eq!(active.len(), 6);
+        let seqs = |v: &[&Message]| v.iter().map(|m| m.seq).collect::<Vec<_>>();
+        assert_eq!(
+            seqs(&model_history(&active)),
+            [3, 4, 6],
+            "from the summary on, hidden ones dropped"
+        );
+
+        // Rewind to before seq 3 when the last seq is 6: keeps 1..=2, then everything from 7.
+        let rewound = session(Branch::default().rewound(3, 6));
+        let mut more = messages.clone();
+        more.push(message(7, false, true));
+        let active = select(&rewound, &more);
+        assert_eq!(seqs(&active), [1, 2, 7]);
+        assert_eq!(
+            seqs(&model_history(&active)),
+            [1, 2, 7],
+            "the summary was cut away with the old branch"
+        );
+    }
+}

@@ -39,3 +39,61 @@ pub(crate) fn undone_changes(ops: &[Operation]) -> BTreeSet<(CheckpointId, WorkP
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::id::SessionId;
+    use crate::model::{FileAction, OpFile};
+
+    fn op(id: &str, kind: OperationKind, undoes: Option<&str>, undid: &[&str]) -> Operation {
+        Operation {
+            id: OperationId::parse(id).expect("valid"),
+            session_id: SessionId::parse("ses_1").expect("valid"),
+            kind,
+            created_at: 0,
+            target: None,
+            policy: None,
+            files: vec![OpFile {
+                path: WorkPath::parse("a.txt").expect("valid"),
+                action: FileAction::Restore,
+                before: None,
+                after: None,
+                undid: undid
+                    .iter()
+                    .map(|c| CheckpointId::parse(c).expect("valid"))
+                    .collect(),
+                merged: false,
+                forced: false,
+            }],
+            undoes: undoes.map(|u| OperationId::parse(u).expect("valid")),
+            journal_id: None,
+            branch_target: None,
+            generation: None,
+            note: None,
+        }
+    }
+
+    #[test]
+    fn undo_takes_back_and_undo_of_undo_redoes() {
+        let rewind = op("op_1", OperationKind::FileRewind, None, &["ckp_1"]);
+        let undo = op("op_2", OperationKind::Undo, Some("op_1"), &[]);
+        let redo = op("op_3", OperationKind::Undo, Some("op_2"), &[]);
+        let id = |s: &str| OperationId::parse(s).expect("valid");
+
+        assert_eq!(undone_changes(std::slice::from_ref(&rewind)).len(), 1);
+        let ops = [rewind.clone(), undo.clone()];
+        assert!(!in_effect(&ops, &id("op_1")));
+        assert!(
+            undone_changes(&ops).is_empty(),
+            "the undo re-activates the change"
+        );
+        let ops = [rewind, undo, redo];
+        assert!(
+            in_effect(&ops, &id("op_1")),
+            "undoing the undo puts the rewind back in effect"
+        );
+        assert!(!in_effect(&ops, &id("op_2")));
+        assert_eq!(undone_changes(&ops).len(), 1);
+    }
+}

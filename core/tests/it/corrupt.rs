@@ -35,7 +35,7 @@ fn an_undecodable_checkpoint_in_range_blocks_the_rewind() {
     let ckp = e.checkpoints(&s).expect("list")[1].checkpoint_id.clone();
     e.store_mut().corrupt_checkpoint(&s, 3, "{\"id\": 7}");
     let since = TargetOptions {
-        since: Some(p.clone()),
+        since: Some(p),
         ..TargetOptions::default()
     };
     let preview = e.preview_file_rewind(&s, since.clone()).expect("preview");

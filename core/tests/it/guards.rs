@@ -167,7 +167,7 @@ fn replies_to_a_turn_removed_by_a_rewind_are_refused() {
         .record_reply(
             &s,
             rewind_core::record::ReplyOptions {
-                turn_id: t1.clone(),
+                turn_id: t1,
                 text: "late".into(),
                 error: false,
                 payload: None,

@@ -7,9 +7,9 @@ use rewind_core::ports::{StoreWrite, Workspace};
 use rewind_core::record::{EditChange, EditOptions, PromptOptions, SessionOptions};
 use rewind_core::testkit::{MemStore, MemWorkspace, SeqIds, TickClock};
 
-pub type MemEngine = Engine<MemStore, MemWorkspace>;
+pub(crate) type MemEngine = Engine<MemStore, MemWorkspace>;
 
-pub fn engine() -> MemEngine {
+pub(crate) fn engine() -> MemEngine {
     Engine::new(
         MemStore::new(),
         MemWorkspace::new(),
@@ -18,13 +18,13 @@ pub fn engine() -> MemEngine {
     )
 }
 
-pub fn session<S: StoreWrite, W: Workspace>(e: &mut Engine<S, W>) -> SessionId {
+pub(crate) fn session<S: StoreWrite, W: Workspace>(e: &mut Engine<S, W>) -> SessionId {
     e.create_session(SessionOptions::default())
         .expect("session")
         .id
 }
 
-pub fn prompt<S: StoreWrite, W: Workspace>(
+pub(crate) fn prompt<S: StoreWrite, W: Workspace>(
     e: &mut Engine<S, W>,
     s: &SessionId,
     text: &str,
@@ -42,7 +42,13 @@ pub fn prompt<S: StoreWrite, W: Workspace>(
 }
 
 /// The tool writes `after` to the workspace, then the edit is recorded.
-pub fn tool_edit(e: &mut MemEngine, s: &SessionId, t: &TurnId, path: &str, after: Option<&[u8]>) {
+pub(crate) fn tool_edit(
+    e: &mut MemEngine,
+    s: &SessionId,
+    t: &TurnId,
+    path: &str,
+    after: Option<&[u8]>,
+) {
     let before = e.workspace().get(path).map(<[u8]>::to_vec);
     match after {
         Some(b) => e.workspace_mut().put(path, b),

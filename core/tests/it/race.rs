@@ -90,7 +90,7 @@ fn two_rewinds_on_the_same_generation_exactly_one_wins() {
     let (_, _p3) = prompt(&mut first, &s, "three");
     let result = Rc::new(RefCell::new(None));
     let other = Engine::new(
-        store.clone(),
+        store,
         MemWorkspace::new(),
         TickClock::new(2_000_000_000_000),
         SeqIds::starting_after(10_000),

@@ -1,0 +1,92 @@
+//! Recording: turns, stable boundaries, patches and content stored once.
+
+use super::harness::{engine, prompt, session, tool_edit};
+use rewind_core::ErrorKind;
+use rewind_core::model::TurnStatus;
+use rewind_core::record::{CompleteTurnOptions, ReplyOptions};
+
+#[test]
+fn completing_a_turn_writes_its_stable_boundary() {
+    let mut e = engine();
+    let s = session(&mut e);
+    let (t, p) = prompt(&mut e, &s, "fix the bug");
+    let reply = |text: &str, error| ReplyOptions {
+        turn_id: t.clone(),
+        text: text.into(),
+        error,
+        payload: None,
+    };
+    let r1 = e
+        .record_reply(&s, reply("looking", false))
+        .expect("reply")
+        .message_id;
+    let r2 = e
+        .record_reply(&s, reply("fixed", false))
+        .expect("reply")
+        .message_id;
+    let _failed = e.record_reply(&s, reply("oops", true)).expect("reply");
+    let done = e
+        .complete_turn(
+            &s,
+            CompleteTurnOptions {
+                turn_id: t.clone(),
+                failed: false,
+                round_count: Some(2),
+            },
+        )
+        .expect("complete");
+    assert_eq!(done.status, TurnStatus::Completed);
+    let b = done.boundary.expect("a completed assistant reply exists");
+    assert_eq!(
+        b.boundary_message_id, r2,
+        "the last completed reply, not the errored one"
+    );
+    assert_eq!(b.ordered_message_ids, vec![p, r1, r2]);
+    assert_eq!(b.round_count, 2);
+    let again = e.complete_turn(
+        &s,
+        CompleteTurnOptions {
+            turn_id: t,
+            failed: false,
+            round_count: None,
+        },
+    );
+    assert_eq!(
+        again.expect_err("already ended").kind(),
+        ErrorKind::Conflict
+    );
+}
+
+#[test]
+fn identical_content_is_stored_once() {
+    let mut e = engine();
+    e.workspace_mut().put("a.txt", "same\n");
+    let s = session(&mut e);
+    let (t, _) = prompt(&mut e, &s, "one");
+    tool_edit(&mut e, &s, &t, "a.txt", Some(b"next\n"));
+    tool_edit(&mut e, &s, &t, "b.txt", Some(b"same\n"));
+    tool_edit(&mut e, &s, &t, "a.txt", Some(b"same\n"));
+    assert_eq!(
+        e.store().blob_count(),
+        2,
+        "two distinct contents, however many references"
+    );
+}
+
+#[test]
+fn text_edits_carry_line_stats() {
+    let mut e = engine();
+    e.workspace_mut().put("a.txt", "one\ntwo\nthree\n");
+    let s = session(&mut e);
+    let (t, _) = prompt(&mut e, &s, "one");
+    tool_edit(&mut e, &s, &t, "a.txt", Some(b"one\n2\nthree\nfour\n"));
+    let opts = rewind_core::files::TargetOptions {
+        turn: Some(t.to_string()),
+        ..Default::default()
+    };
+    let preview = e.preview_file_rewind(&s, opts).expect("preview");
+    assert_eq!(
+        (preview.stats.lines.additions, preview.stats.lines.deletions),
+        (2, 1)
+    );
+}
