@@ -45,7 +45,7 @@ pub struct CheckpointSummary {
 
 impl CheckpointSummary {
     /// Summarise a checkpoint, marking undone files.
-    pub(crate) fn of(
+    pub fn of(
         c: &Checkpoint,
         undone: &std::collections::BTreeSet<(CheckpointId, crate::path::WorkPath)>,
     ) -> Self {

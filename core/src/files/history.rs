@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 
 /// Ids of operations that a later, itself in-effect, undo took back. Walking newest to oldest
 /// makes undo-of-undo (redo) come out right.
-pub(crate) fn undone_operations(ops: &[Operation]) -> BTreeSet<OperationId> {
+pub fn undone_operations(ops: &[Operation]) -> BTreeSet<OperationId> {
     let mut undone = BTreeSet::new();
     for op in ops.iter().rev() {
         if op.kind == OperationKind::Undo
@@ -22,12 +22,12 @@ pub(crate) fn undone_operations(ops: &[Operation]) -> BTreeSet<OperationId> {
 }
 
 /// Whether an operation's file writes still stand.
-pub(crate) fn in_effect(ops: &[Operation], id: &OperationId) -> bool {
+pub fn in_effect(ops: &[Operation], id: &OperationId) -> bool {
     !undone_operations(ops).contains(id)
 }
 
 /// Every (checkpoint, path) change that an in-effect rewind undid.
-pub(crate) fn undone_changes(ops: &[Operation]) -> BTreeSet<(CheckpointId, WorkPath)> {
+pub fn undone_changes(ops: &[Operation]) -> BTreeSet<(CheckpointId, WorkPath)> {
     let undone_ops = undone_operations(ops);
     ops.iter()
         .filter(|op| matches!(op.kind, OperationKind::FileRewind | OperationKind::Both))

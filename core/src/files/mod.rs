@@ -3,14 +3,14 @@
 
 mod execute;
 mod gather;
-mod history;
+pub mod history;
 mod plan;
 mod verbs;
 
 pub use execute::RestoredFile;
 pub(crate) use execute::{Finish, execute};
 pub(crate) use gather::{Change, Gathered, gather};
-pub(crate) use history::{in_effect, undone_changes};
+pub use history::{in_effect, undone_changes, undone_operations};
 pub(crate) use plan::{Plan, plan};
 pub use verbs::{ApplyOptions, ApplyOutcome, PreviewOptions, TargetOptions, apply, preview};
 pub(crate) use verbs::{execute_with_notice, outcome};

@@ -173,8 +173,8 @@ fn plan_path(
                     "{} was changed after {} wrote it (now {}, expected {})",
                     plan.path,
                     change.tool_name,
-                    display_opt(simulated.as_ref()),
-                    display_opt(change.after.as_ref())
+                    short(simulated.as_ref()),
+                    short(change.after.as_ref())
                 ),
             });
             break;
@@ -226,6 +226,11 @@ pub(crate) fn plan(
         reverted: gathered.reverted,
         checkpoints: gathered.checkpoints,
     })
+}
+
+/// A hash for a sentence: its first 12 hex digits, or `missing`.
+fn short(hash: Option<&ContentHash>) -> &str {
+    hash.map_or(crate::hash::MISSING, ContentHash::short)
 }
 
 fn hash_text(h: &Option<Option<ContentHash>>) -> Option<String> {

@@ -1,0 +1,44 @@
+//! `rewind checkpoints SESSION`.
+
+use super::{CliError, Context, Report, parse_id};
+use std::fmt::Write as _;
+
+#[derive(Debug, clap::Args)]
+pub(super) struct Args {
+    /// The session.
+    session: String,
+}
+
+pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
+    let session = parse_id(&a.session)?;
+    let list = ctx.engine()?.checkpoints(&session)?;
+    let mut text = String::new();
+    for c in &list {
+        let _ = writeln!(
+            text,
+            "{}  turn {}  {}",
+            c.checkpoint_id, c.turn_id, c.tool_name
+        );
+        for f in &c.files {
+            let short = |h: &str| {
+                if h.len() == 64 {
+                    h[..12].to_owned()
+                } else {
+                    h.to_owned()
+                }
+            };
+            let undone = if f.undone { "  (undone)" } else { "" };
+            let _ = writeln!(
+                text,
+                "    {}  {} -> {}{undone}",
+                f.path,
+                short(&f.before),
+                short(&f.after)
+            );
+        }
+    }
+    if list.is_empty() {
+        text.push_str("no checkpoints");
+    }
+    Ok(Report::new(&list, text))
+}

@@ -1,0 +1,84 @@
+//! CLI failures: a stable code from the engine, a message, and the exit code it maps to.
+
+use crate::native::OpenError;
+use rewind_core::ErrorKind;
+use std::fmt;
+
+/// A failed command.
+#[derive(Debug)]
+pub struct CliError {
+    kind: ErrorKind,
+    message: String,
+}
+
+impl CliError {
+    /// A failure with its stable code.
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        Self {
+            kind,
+            message: message.into(),
+        }
+    }
+
+    /// A host failure (exit 3).
+    pub fn host(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::HostError, message)
+    }
+
+    /// Opening the workspace or database failed.
+    pub(crate) fn open(e: OpenError) -> Self {
+        let kind = match e.kind() {
+            ErrorKind::InvalidPath => ErrorKind::InvalidPath,
+            ErrorKind::Unrecoverable => ErrorKind::Unrecoverable,
+            _ => ErrorKind::HostError,
+        };
+        Self::new(kind, e.to_string())
+    }
+
+    /// From any engine error that knows its code.
+    pub(crate) fn from_engine(kind: ErrorKind, e: impl fmt::Display) -> Self {
+        Self::new(kind, e.to_string())
+    }
+
+    /// 1 for refusals and bad input, 3 for host failures.
+    pub fn exit_code(&self) -> i32 {
+        match self.kind {
+            ErrorKind::HostError | ErrorKind::Corrupt | ErrorKind::Unrecoverable => 3,
+            _ => 1,
+        }
+    }
+
+    /// `{"error": {"code", "message"}}`.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({ "error": { "code": self.kind.as_str(), "message": self.message } })
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.message, self.kind)
+    }
+}
+
+impl std::error::Error for CliError {}
+
+/// `?` on engine results: every verb error has `kind()`.
+macro_rules! engine_err {
+    ($($ty:ty),*) => {$(
+        impl From<$ty> for CliError {
+            fn from(e: $ty) -> Self {
+                Self::from_engine(e.kind(), e)
+            }
+        }
+    )*};
+}
+
+engine_err!(
+    rewind_core::record::Error,
+    rewind_core::load::Error,
+    rewind_core::files::Error,
+    rewind_core::conversation::Error,
+    rewind_core::both::Error,
+    rewind_core::undo::Error,
+    rewind_core::recover::Error
+);

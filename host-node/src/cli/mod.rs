@@ -1,0 +1,206 @@
+//! The `rewind` CLI: argument parsing, dispatch and output. One file per subcommand; each
+//! returns a [`Report`] (one JSON document for `--json`, short text for people).
+
+mod apply;
+mod both;
+mod checkpoints;
+mod conversation;
+mod demo;
+mod edit;
+mod error;
+mod log;
+mod ops;
+mod preview;
+mod prompt;
+mod recover;
+mod reply;
+mod resume;
+mod session;
+mod turn_end;
+mod undo;
+
+pub use error::CliError;
+
+use crate::native::{NativeEngine, default_db_path, open};
+use clap::{Parser, Subcommand};
+use serde::Serialize;
+use std::path::PathBuf;
+
+/// Checkpoints, rewinds and undo for AI coding-agent sessions.
+#[derive(Debug, Parser)]
+#[command(name = "rewind", version, about, long_about = None)]
+pub struct Cli {
+    /// The workspace the agent edits (default: the current directory).
+    #[arg(long, global = true, value_name = "DIR")]
+    workspace: Option<PathBuf>,
+    /// The database (default: <workspace>/.rewind/rewind.db).
+    #[arg(long, global = true, value_name = "PATH", env = "REWIND_DB")]
+    db: Option<PathBuf>,
+    /// Print one JSON document (camelCase fields) instead of text.
+    #[arg(long, global = true)]
+    json: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Create or list sessions.
+    #[command(subcommand)]
+    Session(session::Args),
+    /// Record a user prompt (starts a turn).
+    Prompt(prompt::Args),
+    /// Record an assistant reply.
+    Reply(reply::Args),
+    /// Record a file change a tool made.
+    Edit(edit::Args),
+    /// Mark a turn as ended (writes its stable boundary).
+    TurnEnd(turn_end::Args),
+    /// Show the conversation by turn, with checkpoints.
+    Log(log::Args),
+    /// List a session's checkpoints.
+    Checkpoints(checkpoints::Args),
+    /// Show the operation log.
+    Ops(ops::Args),
+    /// Preview a file rewind: what would be restored, and every conflict.
+    Preview(preview::Args),
+    /// Apply a file rewind.
+    Apply(apply::Args),
+    /// Rewind the conversation to before a prompt.
+    Conversation(conversation::Args),
+    /// Rewind conversation and files together, as one unit.
+    Both(both::Args),
+    /// Undo a rewind (or redo, by undoing an undo).
+    Undo(undo::Args),
+    /// Show the derived state of a session.
+    Resume(resume::Args),
+    /// Settle applies interrupted by a crash.
+    Recover(recover::Args),
+    /// Run a scripted session in a scratch directory and show each step.
+    Demo(demo::Args),
+}
+
+/// What a command produced.
+#[derive(Debug)]
+pub struct Report {
+    json: serde_json::Value,
+    text: String,
+    /// The request was refused (a conflict, nothing applied): exit code 1.
+    refused: bool,
+}
+
+impl Report {
+    fn new(value: &impl Serialize, text: impl Into<String>) -> Self {
+        Self {
+            json: serde_json::to_value(value).expect("outcomes serialise"),
+            text: text.into(),
+            refused: false,
+        }
+    }
+    fn refused(mut self, refused: bool) -> Self {
+        self.refused = refused;
+        self
+    }
+}
+
+/// Global settings every command sees.
+#[derive(Debug)]
+struct Context {
+    workspace: PathBuf,
+    db: PathBuf,
+    json: bool,
+}
+
+impl Context {
+    fn engine(&self) -> Result<NativeEngine, CliError> {
+        let (engine, recovered) = open(&self.workspace, &self.db).map_err(CliError::open)?;
+        if !recovered.recovered.is_empty() && !self.json {
+            for r in &recovered.recovered {
+                eprintln!(
+                    "recovered interrupted apply {} ({:?}): {} path(s) restored",
+                    r.journal_id,
+                    r.action,
+                    r.restored_paths.len()
+                );
+            }
+        }
+        Ok(engine)
+    }
+}
+
+fn run(cli: Cli) -> Result<Report, CliError> {
+    let workspace = match cli.workspace {
+        Some(w) => w,
+        None => std::env::current_dir()
+            .map_err(|e| CliError::host(format!("cannot read the current directory: {e}")))?,
+    };
+    let db = cli.db.unwrap_or_else(|| default_db_path(&workspace));
+    let ctx = Context {
+        workspace,
+        db,
+        json: cli.json,
+    };
+    match cli.command {
+        Command::Session(a) => session::run(&ctx, a),
+        Command::Prompt(a) => prompt::run(&ctx, a),
+        Command::Reply(a) => reply::run(&ctx, a),
+        Command::Edit(a) => edit::run(&ctx, a),
+        Command::TurnEnd(a) => turn_end::run(&ctx, a),
+        Command::Log(a) => log::run(&ctx, a),
+        Command::Checkpoints(a) => checkpoints::run(&ctx, a),
+        Command::Ops(a) => ops::run(&ctx, a),
+        Command::Preview(a) => preview::run(&ctx, a),
+        Command::Apply(a) => apply::run(&ctx, a),
+        Command::Conversation(a) => conversation::run(&ctx, a),
+        Command::Both(a) => both::run(&ctx, a),
+        Command::Undo(a) => undo::run(&ctx, a),
+        Command::Resume(a) => resume::run(&ctx, a),
+        Command::Recover(a) => recover::run(&ctx, a),
+        Command::Demo(a) => demo::run(&ctx, a),
+    }
+}
+
+/// Parse the arguments, run, print, and return the exit code: 0 ok, 1 refused / conflict /
+/// unavailable / bad input, 2 usage, 3 host error.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    let json = cli.json;
+    match run(cli) {
+        Ok(report) => {
+            if json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&report.json).expect("json values print")
+                );
+            } else if !report.text.is_empty() {
+                println!("{}", report.text.trim_end());
+            }
+            i32::from(report.refused)
+        }
+        Err(e) => {
+            if json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&e.to_json()).expect("json values print")
+                );
+            } else {
+                eprintln!("error: {e}");
+            }
+            e.exit_code()
+        }
+    }
+}
+
+/// Parse an id argument with a clear error.
+fn parse_id<T: std::str::FromStr<Err = rewind_core::id::IdError>>(s: &str) -> Result<T, CliError> {
+    s.parse().map_err(|e: rewind_core::id::IdError| {
+        CliError::new(rewind_core::ErrorKind::InvalidInput, e.to_string())
+    })
+}

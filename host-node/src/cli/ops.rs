@@ -1,0 +1,36 @@
+//! `rewind ops SESSION`: the operation log.
+
+use super::{CliError, Context, Report, parse_id};
+use std::fmt::Write as _;
+
+#[derive(Debug, clap::Args)]
+pub(super) struct Args {
+    /// The session.
+    session: String,
+}
+
+pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
+    let session = parse_id(&a.session)?;
+    let ops = ctx.engine()?.operations(&session)?;
+    let mut text = String::new();
+    for o in &ops.items {
+        let _ = write!(text, "{}  {:<20}", o.id, o.kind.as_str());
+        if let Some(u) = &o.undoes {
+            let _ = write!(text, " undoes {u}");
+        }
+        if let Some(t) = &o.branch_target {
+            let _ = write!(text, " conversation -> before {t}");
+        }
+        if !o.files.is_empty() {
+            let _ = write!(text, " {} file(s)", o.files.len());
+        }
+        if let Some(n) = &o.note {
+            let _ = write!(text, "  {n}");
+        }
+        text.push('\n');
+    }
+    if ops.items.is_empty() {
+        text.push_str("no operations");
+    }
+    Ok(Report::new(&ops.items, text))
+}

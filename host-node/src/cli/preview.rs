@@ -1,0 +1,97 @@
+//! `rewind preview SESSION (--since MSG | --turn MSG | --checkpoint ID) [--path P]...`.
+
+use super::{CliError, Context, Report, parse_id};
+use rewind_core::files::{Preview, TargetOptions};
+use std::fmt::Write as _;
+
+/// Exactly one target, plus an optional path filter (shared with `apply`).
+#[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("target").required(true).args(["since", "turn", "checkpoint"])))]
+pub(super) struct TargetArgs {
+    /// The session.
+    pub(super) session: String,
+    /// Back to before this prompt: its turn and everything after.
+    #[arg(long, value_name = "MSG")]
+    since: Option<String>,
+    /// Only the turn of this message (or this turn id).
+    #[arg(long, value_name = "MSG")]
+    turn: Option<String>,
+    /// Only this checkpoint.
+    #[arg(long, value_name = "ID")]
+    checkpoint: Option<String>,
+    /// Only these paths (repeatable; a directory covers what is below it).
+    #[arg(long = "path", value_name = "P")]
+    paths: Vec<String>,
+}
+
+impl TargetArgs {
+    pub(super) fn options(&self) -> Result<TargetOptions, CliError> {
+        Ok(TargetOptions {
+            since: self.since.as_deref().map(parse_id).transpose()?,
+            turn: self.turn.clone(),
+            checkpoint: self.checkpoint.as_deref().map(parse_id).transpose()?,
+            paths: self.paths.clone(),
+        })
+    }
+}
+
+#[derive(Debug, clap::Args)]
+pub(super) struct Args {
+    #[command(flatten)]
+    target: TargetArgs,
+}
+
+/// The human form of a preview.
+pub(super) fn describe(p: &Preview) -> String {
+    let mut t = String::new();
+    for f in &p.safe_files {
+        let action = format!("{:?}", f.action).to_lowercase();
+        let _ = writeln!(
+            t,
+            "  {action:<8} {}  ({} change(s) by {})",
+            f.path,
+            f.operation_count,
+            f.tool_names.join(", ")
+        );
+    }
+    for f in &p.unsafe_files {
+        let reason = serde_json::to_value(f.reason)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default();
+        let merge = if f.mergeable {
+            " [merge would keep the later edits]"
+        } else {
+            ""
+        };
+        let _ = writeln!(t, "  UNSAFE   {}  {reason}: {}{merge}", f.path, f.message);
+    }
+    for path in &p.reverted_paths {
+        let _ = writeln!(
+            t,
+            "  undone   {path}  (already restored by an earlier rewind)"
+        );
+    }
+    let verdict = if p.can_apply {
+        "can apply"
+    } else if p.safe_files.is_empty() && p.unsafe_files.is_empty() {
+        "nothing to restore"
+    } else {
+        "blocked: resolve the unsafe files or choose --policy skip, merge or force"
+    };
+    let _ = write!(
+        t,
+        "{} file(s), +{} -{} lines to undo; {verdict}",
+        p.stats.files, p.stats.lines.additions, p.stats.lines.deletions
+    );
+    t
+}
+
+pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
+    let session = parse_id(&a.target.session)?;
+    let preview = ctx
+        .engine()?
+        .preview_file_rewind(&session, a.target.options()?)?;
+    let text = describe(&preview);
+    Ok(Report::new(&preview, text))
+}

@@ -1,0 +1,41 @@
+//! `rewind resume SESSION`: the derived state, with diagnostics for rows that do not decode.
+
+use super::{CliError, Context, Report, parse_id};
+use std::fmt::Write as _;
+
+#[derive(Debug, clap::Args)]
+pub(super) struct Args {
+    /// The session.
+    session: String,
+}
+
+pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
+    let session = parse_id(&a.session)?;
+    let state = ctx.engine()?.resume(&session)?;
+    let mut text = format!(
+        "session {} ({}): {} message(s) on the active branch, {} sent to the model, turn {}, generation {}\n",
+        state.session.id,
+        state.session.title,
+        state.messages.len(),
+        state.model_history.len(),
+        state.turn_number,
+        state.session.generation
+    );
+    if let Some(t) = &state.running_turn {
+        let _ = writeln!(text, "running turn: {t}");
+    }
+    let _ = writeln!(
+        text,
+        "{} checkpoint(s) on the branch; undoable operations: {}",
+        state.active_checkpoints.len(),
+        state.undoable_operations.len()
+    );
+    for d in &state.diagnostics {
+        let _ = writeln!(
+            text,
+            "diagnostic: {} {} (seq {}) could not be read: {}",
+            d.kind, d.id, d.seq, d.reason
+        );
+    }
+    Ok(Report::new(&state, text))
+}

@@ -1,0 +1,39 @@
+//! `rewind turn-end SESSION --turn T [--failed]`.
+
+use super::{CliError, Context, Report, parse_id};
+use rewind_core::record::CompleteTurnOptions;
+
+#[derive(Debug, clap::Args)]
+pub(super) struct Args {
+    /// The session.
+    session: String,
+    /// The running turn.
+    #[arg(long)]
+    turn: String,
+    /// The turn failed.
+    #[arg(long)]
+    failed: bool,
+}
+
+pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
+    let session = parse_id(&a.session)?;
+    let opts = CompleteTurnOptions {
+        turn_id: parse_id(&a.turn)?,
+        failed: a.failed,
+        round_count: None,
+    };
+    let out = ctx.engine()?.complete_turn(&session, opts)?;
+    let text = match &out.boundary {
+        Some(b) => format!(
+            "turn {} {:?}; boundary {}",
+            out.turn_id, out.status, b.boundary_message_id
+        ),
+        None => format!(
+            "turn {} {:?}; no completed reply, so no fork boundary",
+            out.turn_id, out.status
+        ),
+    }
+    .replace("Completed", "completed")
+    .replace("Failed", "failed");
+    Ok(Report::new(&out, text))
+}

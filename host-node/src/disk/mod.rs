@@ -1,0 +1,212 @@
+//! The disk workspace: the files the agent works on, as real files under one root directory.
+//!
+//! Every operation walks the [`WorkPath`] one segment at a time from the canonical root, so a
+//! symlink anywhere on the way is seen before anything is opened:
+//!
+//! - a symlink whose target lies outside the root is refused with
+//!   [`HostErrorKind::InvalidPath`] for read, write and remove alike, naming where it leads;
+//! - a symlink that stays inside the root is followed: reads and writes go to the file it names,
+//!   so a write never turns the link into a regular file;
+//! - a *dangling* symlink (its target does not exist) is never followed. Reading through it gives
+//!   `None` and removing it is a no-op (there is no file), but writing through it is refused with
+//!   `InvalidPath`: the file would appear at a place the path does not name, possibly outside the
+//!   root, and telling which is racy when links chain. The user removes or fixes the link.
+//! - paths under `.rewind/` (first segment, compared ignoring ASCII case for case-insensitive
+//!   file systems), or reaching it through a link, are refused: a rewind must never touch the
+//!   engine's own store.
+//!
+//! `remove` unlinks the path's own directory entry: removing a symlink removes the link, never the
+//! file it names (that file is another workspace path, with its own history). It never removes a
+//! directory, and leaves parent directories that become empty alone: they may have been there
+//! before the agent, and an empty directory loses no bytes.
+//!
+//! Writes are atomic replaces (see `atomic`). What they cannot keep: owner, extended attributes
+//! and hard links of the replaced file (the new file is a new inode). Only the mode is copied.
+//!
+//! Without `openat`-style primitives in `std` (and with `unsafe` forbidden) a directory swapped
+//! for a symlink *between* the walk and the open is not caught; the walk closes every window that
+//! exists when the operation starts.
+
+mod atomic;
+mod walk;
+
+use rewind_core::path::WorkPath;
+use rewind_core::ports::Workspace;
+use rewind_core::{HostError, HostErrorKind};
+use std::fs::{self, Metadata};
+use std::io;
+use std::path::{Path, PathBuf};
+use walk::Lookup;
+
+/// The engine's own directory inside the workspace, never touched by a rewind.
+const STORE_DIR: &str = ".rewind";
+
+/// Real files under a canonical root directory; see the module docs for the symlink rules.
+#[derive(Clone, Debug)]
+pub struct DiskWorkspace {
+    root: PathBuf,
+    store: PathBuf,
+}
+
+impl DiskWorkspace {
+    /// Open the workspace at `root`, which must be an existing directory. The root is stored in
+    /// canonical form, so symlinks in the root's own path are resolved once, here.
+    pub fn open(root: &Path) -> Result<Self, HostError> {
+        let shown = root.display();
+        let meta = fs::metadata(root).map_err(|e| {
+            let why = if e.kind() == io::ErrorKind::NotFound {
+                "does not exist".to_owned()
+            } else {
+                format!("cannot be opened: {e}")
+            };
+            HostError::io(format!("workspace root {shown} {why}")).with_source(e)
+        })?;
+        if !meta.is_dir() {
+            return Err(HostError::io(format!(
+                "workspace root {shown} is not a directory"
+            )));
+        }
+        let root = fs::canonicalize(root).map_err(|e| {
+            HostError::io(format!("workspace root {shown} cannot be resolved: {e}")).with_source(e)
+        })?;
+        let store = root.join(STORE_DIR);
+        Ok(Self { root, store })
+    }
+
+    /// The canonical root directory.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The real path `path` leads to inside the root, with symlinks inside the root resolved.
+    /// The file need not exist. A symlink leading outside the root, a dangling symlink, or the
+    /// engine's store directory is an [`HostErrorKind::InvalidPath`] error.
+    pub fn resolve(&self, path: &WorkPath) -> Result<PathBuf, HostError> {
+        match self.walk(path, None)? {
+            Lookup::Entry { entry, .. } | Lookup::Missing { entry, .. } => Ok(entry),
+            Lookup::Link { real, .. } => Ok(real),
+            Lookup::Dangling { link, target } => Err(dangling(path, &link, &target)),
+        }
+    }
+}
+
+impl Workspace for DiskWorkspace {
+    fn read(&mut self, path: &WorkPath) -> Result<Option<Vec<u8>>, HostError> {
+        let (disk, meta) = match self.walk(path, None)? {
+            Lookup::Entry { entry, meta } => (entry, meta),
+            Lookup::Link { real, meta, .. } => (real, meta),
+            Lookup::Missing { .. } | Lookup::Dangling { .. } => return Ok(None),
+        };
+        // Checked before opening: reading a FIFO or a device would block or never end.
+        check_regular(path, &disk, &meta, "read")?;
+        match fs::read(&disk) {
+            Ok(bytes) => Ok(Some(bytes)),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(io_error("cannot read", path, &disk, e)),
+        }
+    }
+
+    fn write(&mut self, path: &WorkPath, bytes: &[u8]) -> Result<(), HostError> {
+        let mut created = Vec::new();
+        let result = self.write_inner(path, bytes, &mut created);
+        if result.is_err() {
+            // A failed write changes nothing, including the parent directories it made.
+            for dir in created.iter().rev() {
+                let _ = fs::remove_dir(dir);
+            }
+        }
+        result
+    }
+
+    fn remove(&mut self, path: &WorkPath) -> Result<(), HostError> {
+        let (entry, disk, meta) = match self.walk(path, None)? {
+            Lookup::Entry { entry, meta } => (entry.clone(), entry, meta),
+            Lookup::Link { entry, real, meta } => (entry, real, meta),
+            Lookup::Missing { .. } | Lookup::Dangling { .. } => return Ok(()),
+        };
+        check_regular(path, &disk, &meta, "remove")?;
+        match fs::remove_file(&entry) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(io_error("cannot remove", path, &entry, e)),
+        }
+        match entry.parent() {
+            Some(dir) => atomic::sync_dir(dir).map_err(|e| io_error("cannot sync", path, dir, e)),
+            None => Ok(()),
+        }
+    }
+}
+
+impl DiskWorkspace {
+    fn write_inner(
+        &self,
+        path: &WorkPath,
+        bytes: &[u8],
+        created: &mut Vec<PathBuf>,
+    ) -> Result<(), HostError> {
+        let (target, keep) = match self.walk(path, Some(created))? {
+            Lookup::Entry { entry, meta } => {
+                check_regular(path, &entry, &meta, "write")?;
+                (entry, Some(meta))
+            }
+            Lookup::Link { real, meta, .. } => {
+                check_regular(path, &real, &meta, "write")?;
+                (real, Some(meta))
+            }
+            Lookup::Missing {
+                entry,
+                blocked_by: None,
+            } => (entry, None),
+            Lookup::Missing {
+                entry,
+                blocked_by: Some(file),
+            } => {
+                return Err(HostError::io(format!(
+                    "cannot write {path} ({}): {} is not a directory",
+                    entry.display(),
+                    file.display()
+                )));
+            }
+            Lookup::Dangling { link, target } => return Err(dangling(path, &link, &target)),
+        };
+        atomic::replace(&target, bytes, keep.as_ref())
+            .map_err(|(what, e)| io_error(what, path, &target, e))
+    }
+}
+
+/// Only regular files are read, replaced or removed; directories and special files are errors.
+fn check_regular(
+    path: &WorkPath,
+    disk: &Path,
+    meta: &Metadata,
+    verb: &str,
+) -> Result<(), HostError> {
+    let what = if meta.is_dir() {
+        "is a directory"
+    } else if meta.is_file() {
+        return Ok(());
+    } else {
+        "is not a regular file"
+    };
+    Err(HostError::io(format!(
+        "cannot {verb} {path} ({}): {what}",
+        disk.display()
+    )))
+}
+
+fn io_error(what: &str, path: &WorkPath, disk: &Path, e: io::Error) -> HostError {
+    HostError::io(format!("{what} {path} ({}): {e}", disk.display())).with_source(e)
+}
+
+fn invalid(message: String) -> HostError {
+    HostError::new(HostErrorKind::InvalidPath, message)
+}
+
+fn dangling(path: &WorkPath, link: &Path, target: &Path) -> HostError {
+    invalid(format!(
+        "refusing {path}: {} is a symlink to {}, which does not exist; writing through it \
+         would create a file the path does not name",
+        link.display(),
+        target.display()
+    ))
+}

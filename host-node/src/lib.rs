@@ -1,0 +1,14 @@
+//! rewind-host: the native host. [`SqliteStore`] keeps records in SQLite, [`DiskWorkspace`]
+//! reads and writes real files inside a root directory, and [`open`] puts them together with a
+//! real clock and random ids, settling any journal a crash left behind.
+
+pub mod cli;
+pub mod disk;
+pub mod native;
+pub mod sqlite;
+
+pub use disk::DiskWorkspace;
+pub use native::{
+    NativeEngine, NativeWorkspace, OpenError, RandomIds, SystemClock, default_db_path, open,
+};
+pub use sqlite::SqliteStore;

@@ -1,0 +1,168 @@
+//! Reads. Each is one statement, so under WAL it sees one consistent snapshot and never waits
+//! for a writer.
+
+use super::{SqliteStore, error};
+use rewind_core::HostError;
+use rewind_core::hash::ContentHash;
+use rewind_core::id::{SessionId, TurnId};
+use rewind_core::ports::{Row, Store};
+use rusqlite::types::ValueRef;
+use rusqlite::{Connection, OptionalExtension, Params};
+
+/// The highest seq of the session over messages and checkpoints (0 when none), or `None` when
+/// the session does not exist. `max(seq)` alone per table lets SQLite seek the end of the
+/// primary-key index instead of scanning.
+const LAST_SEQ: &str = "
+    SELECT max(coalesce((SELECT max(seq) FROM messages WHERE session_id = s.id), 0),
+               coalesce((SELECT max(seq) FROM checkpoints WHERE session_id = s.id), 0))
+    FROM sessions AS s WHERE s.id = ?1";
+
+/// See [`LAST_SEQ`]; also used by preconditions inside the write transaction.
+pub(super) fn last_seq_of(conn: &Connection, session: &SessionId) -> rusqlite::Result<Option<u64>> {
+    conn.prepare_cached(LAST_SEQ)?
+        .query_row([session.as_str()], |r| unsigned(r, 0))
+        .optional()
+}
+
+/// The session's generation column, or `None` when it does not exist.
+pub(super) fn generation_of(
+    conn: &Connection,
+    session: &SessionId,
+) -> rusqlite::Result<Option<u64>> {
+    conn.prepare_cached("SELECT generation FROM sessions WHERE id = ?1")?
+        .query_row([session.as_str()], |r| unsigned(r, 0))
+        .optional()
+}
+
+/// Every query selects `id, seq-or-ord, body` in that order.
+fn to_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Row> {
+    Ok(Row {
+        id: r.get(0)?,
+        seq: unsigned(r, 1)?,
+        body: body(r, 2)?,
+    })
+}
+
+/// Seqs, orders and generations are `u64` in the core and `INTEGER` (i64) in SQLite; the store
+/// never writes a negative one, so finding one means the row was damaged.
+fn unsigned(r: &rusqlite::Row<'_>, idx: usize) -> rusqlite::Result<u64> {
+    let n: i64 = r.get(idx)?;
+    u64::try_from(n).map_err(|_| rusqlite::Error::IntegralValueOutOfRange(idx, n))
+}
+
+/// A body as text. Bytes that are not UTF-8 are replaced rather than failing the whole read:
+/// the core then judges that one row and keeps the rest. A non-text body (impossible in the
+/// STRICT tables) is `InvalidColumnType`, which maps to corrupt.
+fn body(r: &rusqlite::Row<'_>, idx: usize) -> rusqlite::Result<String> {
+    match r.get_ref(idx)? {
+        ValueRef::Text(bytes) => Ok(String::from_utf8_lossy(bytes).into_owned()),
+        other => Err(rusqlite::Error::InvalidColumnType(
+            idx,
+            "body".to_owned(),
+            other.data_type(),
+        )),
+    }
+}
+
+impl SqliteStore {
+    fn rows<P: Params>(&self, sql: &str, params: P, what: &str) -> Result<Vec<Row>, HostError> {
+        let run = || -> rusqlite::Result<Vec<Row>> {
+            let mut stmt = self.conn.prepare_cached(sql)?;
+            let rows = stmt.query_map(params, to_row)?;
+            rows.collect()
+        };
+        run().map_err(|e| error::host(&format!("cannot read {what}"), e))
+    }
+
+    fn row<P: Params>(&self, sql: &str, params: P, what: &str) -> Result<Option<Row>, HostError> {
+        let run = || -> rusqlite::Result<Option<Row>> {
+            self.conn
+                .prepare_cached(sql)?
+                .query_row(params, to_row)
+                .optional()
+        };
+        run().map_err(|e| error::host(&format!("cannot read {what}"), e))
+    }
+}
+
+impl Store for SqliteStore {
+    fn session(&self, id: &SessionId) -> Result<Option<Row>, HostError> {
+        self.row(
+            "SELECT id, ord, body FROM sessions WHERE id = ?1",
+            [id.as_str()],
+            &format!("session {id}"),
+        )
+    }
+
+    fn sessions(&self) -> Result<Vec<Row>, HostError> {
+        self.rows(
+            "SELECT id, ord, body FROM sessions ORDER BY ord",
+            [],
+            "sessions",
+        )
+    }
+
+    fn messages(&self, session: &SessionId) -> Result<Vec<Row>, HostError> {
+        self.rows(
+            "SELECT id, seq, body FROM messages WHERE session_id = ?1 ORDER BY seq",
+            [session.as_str()],
+            &format!("messages of session {session}"),
+        )
+    }
+
+    fn turn(&self, session: &SessionId, turn: &TurnId) -> Result<Option<Row>, HostError> {
+        self.row(
+            "SELECT id, seq, body FROM turns WHERE session_id = ?1 AND id = ?2",
+            [session.as_str(), turn.as_str()],
+            &format!("turn {turn} of session {session}"),
+        )
+    }
+
+    fn turns(&self, session: &SessionId) -> Result<Vec<Row>, HostError> {
+        self.rows(
+            "SELECT id, seq, body FROM turns WHERE session_id = ?1 ORDER BY seq, id",
+            [session.as_str()],
+            &format!("turns of session {session}"),
+        )
+    }
+
+    fn checkpoints(&self, session: &SessionId) -> Result<Vec<Row>, HostError> {
+        self.rows(
+            "SELECT id, seq, body FROM checkpoints WHERE session_id = ?1 ORDER BY seq",
+            [session.as_str()],
+            &format!("checkpoints of session {session}"),
+        )
+    }
+
+    fn operations(&self, session: &SessionId) -> Result<Vec<Row>, HostError> {
+        self.rows(
+            "SELECT id, ord, body FROM operations WHERE session_id = ?1 ORDER BY ord",
+            [session.as_str()],
+            &format!("operations of session {session}"),
+        )
+    }
+
+    fn journals(&self) -> Result<Vec<Row>, HostError> {
+        self.rows(
+            "SELECT id, ord, body FROM journals ORDER BY ord",
+            [],
+            "journals",
+        )
+    }
+
+    fn blob(&self, hash: &ContentHash) -> Result<Option<Vec<u8>>, HostError> {
+        let run = || -> rusqlite::Result<Option<Vec<u8>>> {
+            self.conn
+                .prepare_cached("SELECT bytes FROM blobs WHERE hash = ?1")?
+                .query_row([hash.as_str()], |r| r.get(0))
+                .optional()
+        };
+        run().map_err(|e| error::host(&format!("cannot read blob {}", hash.short()), e))
+    }
+
+    fn last_seq(&self, session: &SessionId) -> Result<u64, HostError> {
+        last_seq_of(&self.conn, session)
+            .map(Option::unwrap_or_default)
+            .map_err(|e| error::host(&format!("cannot read the last seq of session {session}"), e))
+    }
+}

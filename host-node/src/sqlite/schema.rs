@@ -1,0 +1,176 @@
+//! Connection settings and the versioned schema.
+//!
+//! The schema version lives in `PRAGMA user_version`. Migrations run in order inside one
+//! `BEGIN IMMEDIATE` transaction, and the version is re-read after the write lock is taken, so
+//! several processes opening a fresh file at once apply each migration exactly once.
+
+use super::{BUSY_TIMEOUT, error};
+use rewind_core::HostError;
+use rusqlite::{Connection, ErrorCode, TransactionBehavior};
+use std::time::{Duration, Instant};
+
+/// The schema version this build writes and understands.
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// Migration `i` takes a database from version `i` to `i + 1`. Append only; never edit one that
+/// has shipped.
+const MIGRATIONS: &[&str] = &[V1];
+
+/// Version 1, the initial schema.
+///
+/// * Tables are STRICT so a stray write of the wrong type fails instead of being coerced.
+/// * `ord` columns are AUTOINCREMENT rowids: insertion order that is never reused.
+/// * Child rows reference `sessions(id)`, so a batch cannot write into a session that does not
+///   exist, and a session with records cannot be deleted.
+/// * A seq is unique across the messages AND checkpoints of a session: each table's primary key
+///   covers its own rows and a trigger checks the other table, so any writer keeps the rule.
+/// * Every read path is an index: primary keys lead with `session_id`, plus `turns_by_seq`,
+///   `operations_by_session` and `journals_by_session`.
+const V1: &str = "
+CREATE TABLE sessions (
+    ord        INTEGER PRIMARY KEY AUTOINCREMENT,
+    id         TEXT    NOT NULL UNIQUE,
+    generation INTEGER NOT NULL DEFAULT 0,
+    body       TEXT    NOT NULL
+) STRICT;
+
+CREATE TABLE messages (
+    session_id TEXT    NOT NULL REFERENCES sessions (id),
+    seq        INTEGER NOT NULL,
+    id         TEXT    NOT NULL,
+    body       TEXT    NOT NULL,
+    PRIMARY KEY (session_id, seq),
+    UNIQUE (session_id, id)
+) STRICT;
+
+CREATE TABLE checkpoints (
+    session_id TEXT    NOT NULL REFERENCES sessions (id),
+    seq        INTEGER NOT NULL,
+    id         TEXT    NOT NULL,
+    body       TEXT    NOT NULL,
+    PRIMARY KEY (session_id, seq),
+    UNIQUE (session_id, id)
+) STRICT;
+
+CREATE TRIGGER messages_seq_free BEFORE INSERT ON messages
+WHEN EXISTS (SELECT 1 FROM checkpoints WHERE session_id = NEW.session_id AND seq = NEW.seq)
+BEGIN
+    SELECT RAISE(ABORT, 'seq is taken by a checkpoint');
+END;
+
+CREATE TRIGGER checkpoints_seq_free BEFORE INSERT ON checkpoints
+WHEN EXISTS (SELECT 1 FROM messages WHERE session_id = NEW.session_id AND seq = NEW.seq)
+BEGIN
+    SELECT RAISE(ABORT, 'seq is taken by a message');
+END;
+
+CREATE TABLE turns (
+    session_id TEXT    NOT NULL REFERENCES sessions (id),
+    id         TEXT    NOT NULL,
+    seq        INTEGER NOT NULL,
+    body       TEXT    NOT NULL,
+    PRIMARY KEY (session_id, id)
+) STRICT;
+CREATE INDEX turns_by_seq ON turns (session_id, seq, id);
+
+CREATE TABLE operations (
+    ord        INTEGER PRIMARY KEY AUTOINCREMENT,
+    session_id TEXT    NOT NULL REFERENCES sessions (id),
+    id         TEXT    NOT NULL UNIQUE,
+    body       TEXT    NOT NULL
+) STRICT;
+CREATE INDEX operations_by_session ON operations (session_id, ord);
+
+CREATE TABLE journals (
+    ord        INTEGER PRIMARY KEY AUTOINCREMENT,
+    id         TEXT    NOT NULL UNIQUE,
+    session_id TEXT    NOT NULL REFERENCES sessions (id),
+    body       TEXT    NOT NULL
+) STRICT;
+CREATE INDEX journals_by_session ON journals (session_id);
+
+CREATE TABLE blobs (
+    hash  TEXT NOT NULL PRIMARY KEY,
+    bytes BLOB NOT NULL
+) STRICT;
+";
+
+/// Per-connection settings. `file` is false for in-memory databases, which have no WAL.
+pub(super) fn configure(conn: &Connection, what: &str, file: bool) -> Result<(), HostError> {
+    let fail = |e| error::host(what, e);
+    // First, so that every later statement (the WAL switch included) waits for other writers.
+    conn.busy_timeout(BUSY_TIMEOUT).map_err(fail)?;
+    if file {
+        enable_wal(conn, what)?;
+    }
+    // FULL: a commit is on disk when it returns, so a recorded edit survives a power cut.
+    conn.pragma_update(None, "synchronous", "FULL")
+        .map_err(fail)?;
+    conn.pragma_update(None, "foreign_keys", "ON")
+        .map_err(fail)?;
+    Ok(())
+}
+
+/// Switch to WAL (persistent in the file). SQLite answers with the old mode instead of an error
+/// when another connection holds a lock at that moment, so retry until it sticks.
+fn enable_wal(conn: &Connection, what: &str) -> Result<(), HostError> {
+    let deadline = Instant::now() + BUSY_TIMEOUT;
+    loop {
+        let mode = conn
+            .pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get::<_, String>(0));
+        match mode {
+            Ok(mode) if mode.eq_ignore_ascii_case("wal") => return Ok(()),
+            Ok(mode) if Instant::now() >= deadline => {
+                return Err(HostError::io(format!(
+                    "{what}: cannot switch to WAL journal mode (still {mode})"
+                )));
+            }
+            Err(e) if e.sqlite_error_code() != Some(ErrorCode::DatabaseBusy) => {
+                return Err(error::host(what, e));
+            }
+            Err(e) if Instant::now() >= deadline => return Err(error::host(what, e)),
+            Ok(_) | Err(_) => std::thread::sleep(Duration::from_millis(20)),
+        }
+    }
+}
+
+/// Bring the schema up to [`SCHEMA_VERSION`], or refuse a database from a newer rewind.
+pub(super) fn migrate(conn: &mut Connection, what: &str) -> Result<(), HostError> {
+    let fail = |e| error::host(what, e);
+    // Fast path: an up-to-date database needs no write lock, so opening never queues behind a
+    // long commit of another process.
+    if applied(conn, what)? == MIGRATIONS.len() {
+        return Ok(());
+    }
+    let tx = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(fail)?;
+    // Re-read under the lock: another process may have migrated while we waited.
+    let done = applied(&tx, what)?;
+    if done == MIGRATIONS.len() {
+        return Ok(());
+    }
+    for sql in &MIGRATIONS[done..] {
+        tx.execute_batch(sql).map_err(fail)?;
+    }
+    tx.pragma_update(None, "user_version", SCHEMA_VERSION)
+        .map_err(fail)?;
+    tx.commit().map_err(fail)
+}
+
+/// How many migrations the database has had, checked against what this build knows.
+fn applied(conn: &Connection, what: &str) -> Result<usize, HostError> {
+    let version: i64 = conn
+        .pragma_query_value(None, "user_version", |row| row.get(0))
+        .map_err(|e| error::host(what, e))?;
+    match usize::try_from(version) {
+        Ok(done) if done <= MIGRATIONS.len() => Ok(done),
+        Ok(_) => Err(HostError::io(format!(
+            "{what}: database schema version {version} is newer than this rewind understands \
+             ({SCHEMA_VERSION})"
+        ))),
+        Err(_) => Err(HostError::io(format!(
+            "{what}: database schema version {version} is not a rewind schema version"
+        ))),
+    }
+}

@@ -1,0 +1,180 @@
+//! `commit`: one `BEGIN IMMEDIATE` transaction per batch. Taking the write lock up front means
+//! the preconditions are read under the same lock the writes use, and a busy file is waited on
+//! (busy timeout) at the start instead of failing halfway with a lock upgrade error.
+
+use super::read::{generation_of, last_seq_of};
+use super::{SqliteStore, error};
+use rewind_core::HostError;
+use rewind_core::batch::{Batch, Precondition, Write};
+use rewind_core::hash::ContentHash;
+use rewind_core::ports::StoreWrite;
+use rusqlite::{Connection, OptionalExtension, Params, TransactionBehavior, params};
+
+impl StoreWrite for SqliteStore {
+    fn commit(&mut self, batch: Batch) -> Result<(), HostError> {
+        // Dropping the transaction on any early return rolls everything back.
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| error::host("cannot start a write transaction", e))?;
+        for p in &batch.preconditions {
+            check(&tx, p)?;
+        }
+        for w in &batch.writes {
+            apply(&tx, w)?;
+        }
+        tx.commit()
+            .map_err(|e| error::host("cannot commit the batch", e))
+    }
+}
+
+fn check(conn: &Connection, p: &Precondition) -> Result<(), HostError> {
+    let read = |e| error::host("cannot check a precondition", e);
+    match p {
+        Precondition::SessionAbsent(id) => match generation_of(conn, id).map_err(read)? {
+            Some(_) => Err(error::precondition(format!("session {id} already exists"))),
+            None => Ok(()),
+        },
+        Precondition::Generation(id, want) => match generation_of(conn, id).map_err(read)? {
+            Some(have) if have == *want => Ok(()),
+            Some(have) => Err(error::precondition(format!(
+                "session {id} is at generation {have}, not {want}"
+            ))),
+            None => Err(error::precondition(format!("session {id} does not exist"))),
+        },
+        Precondition::LastSeq(id, want) => match last_seq_of(conn, id).map_err(read)? {
+            Some(have) if have == *want => Ok(()),
+            Some(have) => Err(error::precondition(format!(
+                "session {id} is at seq {have}, not {want}"
+            ))),
+            None => Err(error::precondition(format!("session {id} does not exist"))),
+        },
+        Precondition::JournalPresent(id) => {
+            let present = conn
+                .prepare_cached("SELECT 1 FROM journals WHERE id = ?1")
+                .and_then(|mut s| s.query_row([id.as_str()], |_| Ok(())).optional())
+                .map_err(read)?;
+            match present {
+                Some(()) => Ok(()),
+                None => Err(error::precondition(format!(
+                    "journal {id} is no longer pending"
+                ))),
+            }
+        }
+    }
+}
+
+/// The core's `u64` as SQLite's `INTEGER`. Nothing real gets near `i64::MAX`; refuse rather
+/// than wrap.
+fn signed(n: u64, what: &str) -> Result<i64, HostError> {
+    i64::try_from(n).map_err(|_| HostError::io(format!("{what} {n} is too large to store")))
+}
+
+fn exec<P: Params>(conn: &Connection, sql: &str, params: P) -> rusqlite::Result<usize> {
+    conn.prepare_cached(sql)?.execute(params)
+}
+
+fn apply(conn: &Connection, w: &Write) -> Result<(), HostError> {
+    let done = match w {
+        Write::CreateSession { session, body } => exec(
+            conn,
+            "INSERT INTO sessions (id, generation, body) VALUES (?1, 0, ?2)",
+            params![session.as_str(), body],
+        ),
+        Write::UpdateSession {
+            session,
+            generation,
+            body,
+        } => match exec(
+            conn,
+            "UPDATE sessions SET generation = ?2, body = ?3 WHERE id = ?1",
+            params![session.as_str(), signed(*generation, "generation")?, body],
+        ) {
+            Ok(0) => {
+                return Err(error::precondition(format!(
+                    "session {session} does not exist"
+                )));
+            }
+            other => other,
+        },
+        Write::AppendMessage {
+            session,
+            seq,
+            message,
+            body,
+        } => exec(
+            conn,
+            "INSERT INTO messages (session_id, seq, id, body) VALUES (?1, ?2, ?3, ?4)",
+            params![
+                session.as_str(),
+                signed(*seq, "seq")?,
+                message.as_str(),
+                body
+            ],
+        ),
+        Write::PutTurn {
+            session,
+            turn,
+            seq,
+            body,
+        } => exec(
+            conn,
+            "INSERT INTO turns (session_id, id, seq, body) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (session_id, id) DO UPDATE SET seq = excluded.seq, body = excluded.body",
+            params![session.as_str(), turn.as_str(), signed(*seq, "seq")?, body],
+        ),
+        Write::PutCheckpoint {
+            session,
+            seq,
+            checkpoint,
+            body,
+        } => exec(
+            conn,
+            "INSERT INTO checkpoints (session_id, seq, id, body) VALUES (?1, ?2, ?3, ?4)",
+            params![
+                session.as_str(),
+                signed(*seq, "seq")?,
+                checkpoint.as_str(),
+                body
+            ],
+        ),
+        Write::PutBlob { hash, bytes } => {
+            if ContentHash::of(bytes) != *hash {
+                return Err(error::precondition(format!(
+                    "blob bytes do not hash to {hash}"
+                )));
+            }
+            // Content-addressed: the same hash is the same bytes, so the first copy stays.
+            exec(
+                conn,
+                "INSERT INTO blobs (hash, bytes) VALUES (?1, ?2) ON CONFLICT (hash) DO NOTHING",
+                params![hash.as_str(), bytes],
+            )
+        }
+        Write::PutOperation {
+            session,
+            operation,
+            body,
+        } => exec(
+            conn,
+            "INSERT INTO operations (session_id, id, body) VALUES (?1, ?2, ?3)",
+            params![session.as_str(), operation.as_str(), body],
+        ),
+        Write::PutJournal {
+            journal,
+            session,
+            body,
+        } => exec(
+            conn,
+            "INSERT INTO journals (id, session_id, body) VALUES (?1, ?2, ?3)",
+            params![journal.as_str(), session.as_str(), body],
+        ),
+        // Settling a journal twice is what `JournalPresent` guards; the delete itself is idempotent.
+        Write::RemoveJournal { journal } => exec(
+            conn,
+            "DELETE FROM journals WHERE id = ?1",
+            [journal.as_str()],
+        ),
+    };
+    done.map(drop).map_err(|e| error::write(w, e))
+}

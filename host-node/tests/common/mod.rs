@@ -1,0 +1,84 @@
+//! Driving the real `rewind` binary from tests.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A scratch workspace with its own database.
+pub(crate) struct Bench {
+    pub(crate) dir: tempfile::TempDir,
+}
+
+impl Bench {
+    pub(crate) fn new() -> Self {
+        Self {
+            dir: tempfile::tempdir().expect("tempdir"),
+        }
+    }
+
+    pub(crate) fn ws(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub(crate) fn path(&self, rel: &str) -> PathBuf {
+        self.dir.path().join(rel)
+    }
+
+    pub(crate) fn write(&self, rel: &str, bytes: &[u8]) {
+        let p = self.path(rel);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        std::fs::write(p, bytes).expect("write");
+    }
+
+    pub(crate) fn read(&self, rel: &str) -> Option<Vec<u8>> {
+        std::fs::read(self.path(rel)).ok()
+    }
+
+    pub(crate) fn command(&self) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_rewind"));
+        c.arg("--workspace")
+            .arg(self.ws())
+            .env_remove("REWIND_DB")
+            .env_remove("REWIND_TEST_PAUSE_AFTER_WRITE");
+        c
+    }
+
+    /// Run with `--json`; return the exit code and the parsed document.
+    pub(crate) fn json(&self, args: &[&str]) -> (i32, serde_json::Value) {
+        let out = self
+            .command()
+            .arg("--json")
+            .args(args)
+            .output()
+            .expect("run rewind");
+        let code = out.status.code().expect("exit code");
+        let doc = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!(
+                "{args:?}: stdout is not JSON ({e}): {}\nstderr: {}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+        (code, doc)
+    }
+
+    /// Run with `--json`, expect success, return the document.
+    pub(crate) fn ok(&self, args: &[&str]) -> serde_json::Value {
+        let (code, doc) = self.json(args);
+        assert_eq!(code, 0, "{args:?} failed: {doc}");
+        doc
+    }
+
+    /// Run without `--json`.
+    pub(crate) fn text(&self, args: &[&str]) -> Output {
+        self.command().args(args).output().expect("run rewind")
+    }
+}
+
+pub(crate) fn s(v: &serde_json::Value, key: &str) -> String {
+    v[key]
+        .as_str()
+        .unwrap_or_else(|| panic!("{key} missing in {v}"))
+        .to_owned()
+}
