@@ -2,7 +2,7 @@
 //! preconditions the store checks inside the same transaction.
 
 use crate::hash::ContentHash;
-use crate::id::{CheckpointId, JournalId, MessageId, OperationId, SessionId, TurnId};
+use crate::id::{CheckpointId, CommandId, JournalId, MessageId, OperationId, SessionId, TurnId};
 
 /// One row-level write.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,6 +86,16 @@ pub enum Write {
         /// Key.
         journal: JournalId,
     },
+    /// Record that a command (a fork, a side chat) ran, under its parent session, so a replay
+    /// of the same command id returns the same result and writes nothing.
+    PutCommandFact {
+        /// The session the command was issued in.
+        parent: SessionId,
+        /// The caller's command id.
+        command: CommandId,
+        /// JSON body.
+        body: String,
+    },
 }
 
 impl Write {
@@ -98,7 +108,10 @@ impl Write {
             | Self::PutTurn { session, .. }
             | Self::PutCheckpoint { session, .. }
             | Self::PutOperation { session, .. }
-            | Self::PutJournal { session, .. } => Some(session),
+            | Self::PutJournal { session, .. }
+            | Self::PutCommandFact {
+                parent: session, ..
+            } => Some(session),
             Self::PutBlob { .. } | Self::RemoveJournal { .. } => None,
         }
     }
@@ -115,6 +128,8 @@ pub enum Precondition {
     LastSeq(SessionId, u64),
     /// The journal is still pending (nobody settled it meanwhile).
     JournalPresent(JournalId),
+    /// No command fact exists yet for this (parent session, command id).
+    CommandUnused(SessionId, CommandId),
 }
 
 /// Everything one commit does.

@@ -2,6 +2,7 @@
 //! first under the journal; the new branch is committed in the same transaction that records
 //! the operation. Either both happen or neither.
 
+use crate::batch::Batch;
 use crate::branch::{Evaluation, Scope};
 use crate::conversation::{self, stop_turns};
 use crate::ctx::Ports;
@@ -100,6 +101,8 @@ pub fn rewind(p: &mut Ports<'_>, session: &SessionId, opts: Options) -> Result<O
         undoes: None,
         branch_move: Some(conv.clone()),
         notice: None,
+        extra: Batch::new(),
+        note: None,
     };
     let ex = files::execute(p, &plan, finish)?;
     let rewound = ex.applied;

@@ -7,6 +7,7 @@ use crate::conversation;
 use crate::ctx::{Limits, Ports};
 use crate::edit;
 use crate::files::{self, ApplyOptions, ApplyOutcome, Preview, TargetOptions};
+use crate::fork;
 use crate::id::SessionId;
 use crate::load::{self, SessionLog};
 use crate::model::{Operation, Session};
@@ -232,6 +233,22 @@ impl<S: StoreWrite, W: Workspace> Engine<S, W> {
     /// Settle journals left by a crash.
     pub fn recover(&mut self, s: Option<&SessionId>) -> Result<recover::Outcome, recover::Error> {
         recover::recover(&mut self.ports(), s)
+    }
+    /// Fork a session.
+    pub fn fork(
+        &mut self,
+        s: &SessionId,
+        opts: fork::Options,
+    ) -> Result<fork::Outcome, fork::Error> {
+        fork::fork(&mut self.ports(), s, opts)
+    }
+    /// Open a side chat.
+    pub fn side_chat(
+        &mut self,
+        s: &SessionId,
+        opts: fork::SideChatOptions,
+    ) -> Result<fork::Outcome, fork::Error> {
+        fork::side_chat(&mut self.ports(), s, opts)
     }
     /// Every checkpoint of a session, with undone files marked.
     pub fn checkpoints(&self, s: &SessionId) -> Result<Vec<CheckpointSummary>, load::Error> {

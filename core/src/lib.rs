@@ -80,6 +80,7 @@ pub mod edit;
 pub mod engine;
 pub mod error;
 pub mod files;
+pub mod fork;
 pub mod hash;
 pub mod id;
 pub mod load;

@@ -5,7 +5,7 @@
 use crate::batch::Batch;
 use crate::error::HostError;
 use crate::hash::ContentHash;
-use crate::id::{SessionId, TurnId};
+use crate::id::{CommandId, SessionId, TurnId};
 use crate::model::Millis;
 use crate::path::WorkPath;
 
@@ -42,6 +42,12 @@ pub trait Store {
     fn blob(&self, hash: &ContentHash) -> Result<Option<Vec<u8>>, HostError>;
     /// The highest seq used in the session (messages and checkpoints), 0 when none.
     fn last_seq(&self, session: &SessionId) -> Result<u64, HostError>;
+    /// The fact recorded for a command issued in `parent`, if that command ran.
+    fn command_fact(
+        &self,
+        parent: &SessionId,
+        command: &CommandId,
+    ) -> Result<Option<Row>, HostError>;
 }
 
 /// The one mutating method: apply a whole batch atomically, after checking every precondition
@@ -94,6 +100,7 @@ macro_rules! forward_store {
             fn journals(&self) -> Result<Vec<Row>, HostError> { (**self).journals() }
             fn blob(&self, h: &ContentHash) -> Result<Option<Vec<u8>>, HostError> { (**self).blob(h) }
             fn last_seq(&self, s: &SessionId) -> Result<u64, HostError> { (**self).last_seq(s) }
+            fn command_fact(&self, p: &SessionId, c: &CommandId) -> Result<Option<Row>, HostError> { (**self).command_fact(p, c) }
         }
     )*};
 }

@@ -2,6 +2,7 @@
 //! journal held. It runs through the same planner and apply as every other restore, so a file
 //! edited since is reported, not overwritten. Undoing an undo redoes the original.
 
+use crate::batch::Batch;
 use crate::ctx::Ports;
 use crate::error::ErrorKind;
 use crate::files::{self, ApplyOutcome, Change, Finish, Gathered, in_effect, outcome, plan};
@@ -99,6 +100,8 @@ pub fn undo(p: &mut Ports<'_>, session: &SessionId, opts: Options) -> Result<App
         undoes: Some(op.id.clone()),
         branch_move: None,
         notice: Some(String::new()),
+        extra: Batch::new(),
+        note: None,
     };
     let ex = files::execute_with_notice(p, &plan, finish)?;
     Ok(outcome(ex, preview))

@@ -3,7 +3,9 @@
 
 use rewind_core::batch::{Batch, Precondition, Write};
 use rewind_core::hash::ContentHash;
-use rewind_core::id::{CheckpointId, JournalId, MessageId, OperationId, SessionId, TurnId};
+use rewind_core::id::{
+    CheckpointId, CommandId, JournalId, MessageId, OperationId, SessionId, TurnId,
+};
 use rewind_core::ports::{Row, Store, StoreWrite};
 use rewind_core::{HostError, HostErrorKind};
 use rewind_host::SqliteStore;
@@ -58,6 +60,9 @@ impl Store for OnDisk {
     }
     fn last_seq(&self, s: &SessionId) -> Result<u64, HostError> {
         self.store.last_seq(s)
+    }
+    fn command_fact(&self, p: &SessionId, c: &CommandId) -> Result<Option<Row>, HostError> {
+        self.store.command_fact(p, c)
     }
 }
 
@@ -131,7 +136,7 @@ fn reopening_keeps_everything_and_does_not_migrate_again() {
         s.commit(b).expect("commit");
     }
     assert_eq!(user_version(&path), SCHEMA_VERSION);
-    assert_eq!(SCHEMA_VERSION, 1);
+    assert_eq!(SCHEMA_VERSION, 2);
     let journal: String = raw(&path)
         .query_row("PRAGMA journal_mode", [], |r| r.get(0))
         .expect("journal_mode");

@@ -234,6 +234,16 @@ pub fn call<S: StoreWrite, W: Workspace>(
             let o: edit::RetryOptions = opts(args)?;
             out(engine.retry_last_reply(&s, o), |e| e.kind())
         }
+        "fork" => {
+            let s = take_session(&mut args)?;
+            let o: rewind_core::fork::Options = opts(args)?;
+            out(engine.fork(&s, o), |e| e.kind())
+        }
+        "sideChat" => {
+            let s = take_session(&mut args)?;
+            let o: rewind_core::fork::SideChatOptions = opts(args)?;
+            out(engine.side_chat(&s, o), |e| e.kind())
+        }
         "resume" => {
             let s = take_session(&mut args)?;
             out(engine.resume(&s), |e| e.kind())

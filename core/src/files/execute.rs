@@ -30,10 +30,14 @@ pub(crate) struct Finish {
     pub(crate) branch_move: Option<ConversationPlan>,
     /// A notice for the model, appended on the active branch with the operation.
     pub(crate) notice: Option<String>,
+    /// More rows committed in the same final transaction (a fork's bundle), with their conditions.
+    pub(crate) extra: Batch,
+    /// A note for the operation log.
+    pub(crate) note: Option<String>,
 }
 
 /// A path the apply wrote.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RestoredFile {
     /// The file.
@@ -220,7 +224,7 @@ pub(crate) fn execute(p: &mut Ports<'_>, plan: &Plan, finish: Finish) -> Result<
         journal_id: Some(journal_id.clone()),
         branch_target: finish.branch_move.as_ref().map(|m| m.target.clone()),
         generation: finish.branch_move.as_ref().map(|m| m.base.generation + 1),
-        note: None,
+        note: finish.note.clone(),
     };
     let journal = Journal {
         id: journal_id.clone(),
@@ -319,6 +323,10 @@ fn finish_commit(p: &mut Ports<'_>, journal: &Journal, finish: &Finish) -> Resul
             operation: journal.operation.id.clone(),
             body: encode(&journal.operation),
         });
+        batch
+            .preconditions
+            .extend(finish.extra.preconditions.iter().cloned());
+        batch.writes.extend(finish.extra.writes.iter().cloned());
         if finish.branch_move.is_some() || finish.notice.is_some() {
             let last = p.store.last_seq(session).map_err(Error::Store)?;
             batch.require(Precondition::LastSeq(session.clone(), last));

@@ -78,11 +78,7 @@ fn resolve<'a>(
             if !m.is_prompt() {
                 return Err(Error::NotAPrompt(id.clone()));
             }
-            let seq = m.seq;
-            Ok((
-                log.checkpoints.iter().filter(|c| c.seq > seq).collect(),
-                corrupt(&|d| d.seq > seq),
-            ))
+            Ok(after(log, m.seq))
         }
         Target::TurnOf(id) => {
             let m = log.message(id).ok_or_else(|| not_found("message", id))?;
@@ -120,6 +116,21 @@ fn resolve<'a>(
     }
 }
 
+/// Every checkpoint recorded after `seq` (on any branch: the workspace is linear in time), and
+/// the undecodable checkpoint rows after it.
+fn after(log: &SessionLog, seq: u64) -> (Vec<&Checkpoint>, Vec<Diagnostic>) {
+    let corrupt = log
+        .diagnostics
+        .iter()
+        .filter(|d| d.kind == "checkpoint" && d.seq > seq)
+        .cloned()
+        .collect();
+    (
+        log.checkpoints.iter().filter(|c| c.seq > seq).collect(),
+        corrupt,
+    )
+}
+
 fn not_found(what: &'static str, id: &impl std::fmt::Display) -> Error {
     Error::Load(load::Error::NotFound {
         what,
@@ -134,6 +145,21 @@ pub(crate) fn gather(
     filter: &[WorkPath],
 ) -> Result<Gathered, Error> {
     let (checkpoints, unreadable) = resolve(log, target)?;
+    Ok(collect(log, checkpoints, unreadable, filter))
+}
+
+/// Gather every change recorded after `seq`: what a fork in restore mode undoes.
+pub(crate) fn gather_after(log: &SessionLog, seq: u64) -> Gathered {
+    let (checkpoints, unreadable) = after(log, seq);
+    collect(log, checkpoints, unreadable, &[])
+}
+
+fn collect(
+    log: &SessionLog,
+    checkpoints: Vec<&Checkpoint>,
+    unreadable: Vec<Diagnostic>,
+    filter: &[WorkPath],
+) -> Gathered {
     let undone = history::undone_changes(&log.operations);
     let mut out = Gathered {
         unreadable,
@@ -161,5 +187,5 @@ pub(crate) fn gather(
     out.reverted.retain(|p| !live_paths.contains(p));
     out.checkpoints = contributing.len();
     out.changes.sort_by_key(|c| c.seq);
-    Ok(out)
+    out
 }

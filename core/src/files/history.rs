@@ -30,7 +30,12 @@ pub fn in_effect(ops: &[Operation], id: &OperationId) -> bool {
 pub fn undone_changes(ops: &[Operation]) -> BTreeSet<(CheckpointId, WorkPath)> {
     let undone_ops = undone_operations(ops);
     ops.iter()
-        .filter(|op| matches!(op.kind, OperationKind::FileRewind | OperationKind::Both))
+        .filter(|op| {
+            matches!(
+                op.kind,
+                OperationKind::FileRewind | OperationKind::Both | OperationKind::Fork
+            )
+        })
         .filter(|op| !undone_ops.contains(&op.id))
         .flat_map(|op| {
             op.files

@@ -4,6 +4,7 @@ use super::execute::{Executed, Finish, RestoredFile, execute};
 use super::gather::gather;
 use super::plan::plan;
 use super::{Error, Preview, Target};
+use crate::batch::Batch;
 use crate::ctx::Ports;
 use crate::id::{CheckpointId, MessageId, OperationId, SessionId, TurnId};
 use crate::load::SessionLog;
@@ -174,6 +175,8 @@ pub fn apply(
         undoes: None,
         branch_move: None,
         notice: Some(String::new()),
+        extra: Batch::new(),
+        note: None,
     };
     let ex = execute_with_notice(p, &plan, finish)?;
     Ok(outcome(ex, preview))

@@ -20,6 +20,10 @@ pub enum OperationKind {
     ApplyFailed,
     /// A pending journal left by a crash was finished or rolled back.
     Recovery,
+    /// A fork was made from this session (in restore mode it also put files back).
+    Fork,
+    /// A side chat was opened from this session.
+    SideChat,
 }
 
 impl OperationKind {
@@ -32,12 +36,17 @@ impl OperationKind {
             Self::Undo => "undo",
             Self::ApplyFailed => "apply_failed",
             Self::Recovery => "recovery",
+            Self::Fork => "fork",
+            Self::SideChat => "side_chat",
         }
     }
 
     /// Whether this operation wrote files that `undo` can take back.
     pub fn writes_files(self) -> bool {
-        matches!(self, Self::FileRewind | Self::Both | Self::Undo)
+        matches!(
+            self,
+            Self::FileRewind | Self::Both | Self::Undo | Self::Fork
+        )
     }
 }
 

@@ -174,6 +174,48 @@ macro_rules! store_contract {
             }
 
             #[test]
+            fn command_facts_are_written_once() {
+                let mut s = $make;
+                s.commit(create("a")).expect("commit");
+                let cmd = $crate::id::CommandId::parse("cmd_1").expect("valid");
+                assert!(s.command_fact(&sid("a"), &cmd).expect("read").is_none());
+                let fact = |body: &str| {
+                    let mut b = Batch::new();
+                    b.require(Precondition::CommandUnused(sid("a"), cmd.clone()));
+                    b.push(Write::PutCommandFact {
+                        parent: sid("a"),
+                        command: cmd.clone(),
+                        body: body.into(),
+                    });
+                    b
+                };
+                s.commit(fact("{\"child\":1}")).expect("commit");
+                assert_eq!(
+                    s.command_fact(&sid("a"), &cmd)
+                        .expect("read")
+                        .expect("exists")
+                        .body,
+                    "{\"child\":1}"
+                );
+                let err = s
+                    .commit(fact("{\"child\":2}"))
+                    .expect_err("a replay must not overwrite");
+                assert_eq!(err.kind(), HostErrorKind::PreconditionFailed);
+                assert_eq!(
+                    s.command_fact(&sid("a"), &cmd)
+                        .expect("read")
+                        .expect("exists")
+                        .body,
+                    "{\"child\":1}"
+                );
+                s.commit(create("b")).expect("commit");
+                assert!(
+                    s.command_fact(&sid("b"), &cmd).expect("read").is_none(),
+                    "facts are per parent session"
+                );
+            }
+
+            #[test]
             fn turns_operations_and_journals() {
                 let mut s = $make;
                 s.commit(create("a")).expect("commit");

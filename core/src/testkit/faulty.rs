@@ -5,7 +5,7 @@ use super::faults::{Fault, FaultOp, Faults};
 use crate::batch::Batch;
 use crate::error::HostError;
 use crate::hash::ContentHash;
-use crate::id::{SessionId, TurnId};
+use crate::id::{CommandId, SessionId, TurnId};
 use crate::path::WorkPath;
 use crate::ports::{Row, Store, StoreWrite, Workspace};
 
@@ -81,6 +81,9 @@ impl<S: Store> Store for Faulty<S> {
     }
     fn last_seq(&self, s: &SessionId) -> Result<u64, HostError> {
         self.inner.last_seq(s)
+    }
+    fn command_fact(&self, p: &SessionId, c: &CommandId) -> Result<Option<Row>, HostError> {
+        self.inner.command_fact(p, c)
     }
 }
 

@@ -4,7 +4,7 @@ use super::faults::{Fault, FaultOp, Faults};
 use crate::batch::{Batch, Precondition, Write};
 use crate::error::{HostError, HostErrorKind};
 use crate::hash::ContentHash;
-use crate::id::{JournalId, SessionId, TurnId};
+use crate::id::{CommandId, JournalId, SessionId, TurnId};
 use crate::ports::{Row, Store, StoreWrite};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -25,6 +25,7 @@ pub struct MemStore {
     sessions: BTreeMap<SessionId, SessionRows>,
     journals: BTreeMap<JournalId, (u64, String)>,
     blobs: BTreeMap<ContentHash, Vec<u8>>,
+    commands: BTreeMap<(SessionId, CommandId), String>,
     order: u64,
     faults: Faults,
     committed: Vec<Batch>,
@@ -110,6 +111,15 @@ impl MemStore {
                 true => Ok(()),
                 false => Err(format!("journal {id} is no longer pending")),
             },
+            Precondition::CommandUnused(parent, command) => {
+                match self
+                    .commands
+                    .contains_key(&(parent.clone(), command.clone()))
+                {
+                    true => Err(format!("command {command} already ran in session {parent}")),
+                    false => Ok(()),
+                }
+            }
         }
     }
 
@@ -165,6 +175,15 @@ impl MemStore {
                         return Err(format!("{id} already exists"));
                     }
                 }
+            }
+            if let Write::PutCommandFact {
+                parent, command, ..
+            } = w
+                && self
+                    .commands
+                    .contains_key(&(parent.clone(), command.clone()))
+            {
+                return Err(format!("command {command} already ran in session {parent}"));
             }
             if let Write::PutBlob { hash, bytes } = w
                 && &ContentHash::of(bytes) != hash
@@ -241,6 +260,13 @@ impl MemStore {
             }
             Write::RemoveJournal { journal } => {
                 self.journals.remove(&journal);
+            }
+            Write::PutCommandFact {
+                parent,
+                command,
+                body,
+            } => {
+                self.commands.insert((parent, command), body);
             }
         }
     }
@@ -353,6 +379,21 @@ impl Store for MemStore {
 
     fn last_seq(&self, session: &SessionId) -> Result<u64, HostError> {
         Ok(self.sessions.get(session).map_or(0, Self::last_seq_of))
+    }
+
+    fn command_fact(
+        &self,
+        parent: &SessionId,
+        command: &CommandId,
+    ) -> Result<Option<Row>, HostError> {
+        Ok(self
+            .commands
+            .get(&(parent.clone(), command.clone()))
+            .map(|body| Row {
+                id: command.to_string(),
+                seq: 0,
+                body: body.clone(),
+            }))
     }
 }
 

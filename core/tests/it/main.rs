@@ -6,6 +6,7 @@
 mod contract;
 mod corrupt;
 mod faults;
+mod fork;
 mod guards;
 mod harness;
 mod props;

@@ -4,7 +4,7 @@ use super::harness::{prompt, session};
 use rewind_core::batch::Batch;
 use rewind_core::conversation;
 use rewind_core::hash::ContentHash;
-use rewind_core::id::{MessageId, SessionId, TurnId};
+use rewind_core::id::{CommandId, MessageId, SessionId, TurnId};
 use rewind_core::ports::{Row, Store, StoreWrite, TurnControl};
 use rewind_core::testkit::{MemStore, MemWorkspace, SeqIds, TickClock};
 use rewind_core::{Engine, ErrorKind, HostError};
@@ -45,6 +45,9 @@ impl Store for Shared {
     }
     fn last_seq(&self, s: &SessionId) -> Result<u64, HostError> {
         self.0.borrow().last_seq(s)
+    }
+    fn command_fact(&self, p: &SessionId, c: &CommandId) -> Result<Option<Row>, HostError> {
+        self.0.borrow().command_fact(p, c)
     }
 }
 

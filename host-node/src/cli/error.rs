@@ -80,5 +80,6 @@ engine_err!(
     rewind_core::conversation::Error,
     rewind_core::both::Error,
     rewind_core::undo::Error,
-    rewind_core::recover::Error
+    rewind_core::recover::Error,
+    rewind_core::fork::Error
 );

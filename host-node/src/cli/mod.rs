@@ -8,6 +8,7 @@ mod conversation;
 mod demo;
 mod edit;
 mod error;
+mod fork;
 mod log;
 mod ops;
 mod preview;
@@ -16,6 +17,7 @@ mod recover;
 mod reply;
 mod resume;
 mod session;
+mod side_chat;
 mod turn_end;
 mod undo;
 
@@ -72,6 +74,10 @@ enum Command {
     Both(both::Args),
     /// Undo a rewind (or redo, by undoing an undo).
     Undo(undo::Args),
+    /// Fork a session at a message, a checkpoint or a completed turn.
+    Fork(fork::Args),
+    /// Open a side chat about a session (hidden history, reference only).
+    SideChat(side_chat::Args),
     /// Show the derived state of a session.
     Resume(resume::Args),
     /// Settle applies interrupted by a crash.
@@ -154,6 +160,8 @@ fn run(cli: Cli) -> Result<Report, CliError> {
         Command::Conversation(a) => conversation::run(&ctx, a),
         Command::Both(a) => both::run(&ctx, a),
         Command::Undo(a) => undo::run(&ctx, a),
+        Command::Fork(a) => fork::run(&ctx, a),
+        Command::SideChat(a) => side_chat::run(&ctx, a),
         Command::Resume(a) => resume::run(&ctx, a),
         Command::Recover(a) => recover::run(&ctx, a),
         Command::Demo(a) => demo::run(&ctx, a),

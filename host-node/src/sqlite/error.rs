@@ -68,6 +68,14 @@ pub(super) fn write(w: &Write, e: rusqlite::Error) -> HostError {
         }
         (Write::PutOperation { operation, .. }, _) => format!("{operation} already exists"),
         (Write::PutJournal { journal, .. }, _) => format!("{journal} already exists"),
+        (
+            Write::PutCommandFact {
+                parent, command, ..
+            },
+            _,
+        ) => {
+            format!("command {command} already ran in session {parent}")
+        }
         _ => format!("cannot {}: {e}", verb(w)),
     };
     precondition(message).with_source(e)
@@ -85,5 +93,10 @@ fn verb(w: &Write) -> String {
         Write::PutOperation { operation, .. } => format!("store operation {operation}"),
         Write::PutJournal { journal, .. } => format!("store journal {journal}"),
         Write::RemoveJournal { journal } => format!("remove journal {journal}"),
+        Write::PutCommandFact {
+            parent, command, ..
+        } => {
+            format!("record command {command} of session {parent}")
+        }
     }
 }

@@ -4,7 +4,7 @@
 use super::{SqliteStore, error};
 use rewind_core::HostError;
 use rewind_core::hash::ContentHash;
-use rewind_core::id::{SessionId, TurnId};
+use rewind_core::id::{CommandId, SessionId, TurnId};
 use rewind_core::ports::{Row, Store};
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OptionalExtension, Params};
@@ -158,6 +158,18 @@ impl Store for SqliteStore {
                 .optional()
         };
         run().map_err(|e| error::host(&format!("cannot read blob {}", hash.short()), e))
+    }
+
+    fn command_fact(
+        &self,
+        parent: &SessionId,
+        command: &CommandId,
+    ) -> Result<Option<Row>, HostError> {
+        self.row(
+            "SELECT command_id, 0, body FROM command_facts WHERE parent_id = ?1 AND command_id = ?2",
+            [parent.as_str(), command.as_str()],
+            "command facts",
+        )
     }
 
     fn last_seq(&self, session: &SessionId) -> Result<u64, HostError> {

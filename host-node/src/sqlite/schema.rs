@@ -14,7 +14,7 @@ pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
 /// Migration `i` takes a database from version `i` to `i + 1`. Append only; never edit one that
 /// has shipped.
-const MIGRATIONS: &[&str] = &[V1];
+const MIGRATIONS: &[&str] = &[V1, V2];
 
 /// Version 1, the initial schema.
 ///
@@ -92,6 +92,17 @@ CREATE INDEX journals_by_session ON journals (session_id);
 CREATE TABLE blobs (
     hash  TEXT NOT NULL PRIMARY KEY,
     bytes BLOB NOT NULL
+) STRICT;
+";
+
+/// Version 2: command facts, the idempotency keys of forks and side chats. One row per
+/// (parent session, command id); the primary key is what makes a replayed command write nothing.
+const V2: &str = "
+CREATE TABLE command_facts (
+    parent_id  TEXT NOT NULL REFERENCES sessions (id),
+    command_id TEXT NOT NULL,
+    body       TEXT NOT NULL,
+    PRIMARY KEY (parent_id, command_id)
 ) STRICT;
 ";
 

@@ -49,6 +49,23 @@ fn check(conn: &Connection, p: &Precondition) -> Result<(), HostError> {
             ))),
             None => Err(error::precondition(format!("session {id} does not exist"))),
         },
+        Precondition::CommandUnused(parent, command) => {
+            let used = conn
+                .prepare_cached(
+                    "SELECT 1 FROM command_facts WHERE parent_id = ?1 AND command_id = ?2",
+                )
+                .and_then(|mut s| {
+                    s.query_row([parent.as_str(), command.as_str()], |_| Ok(()))
+                        .optional()
+                })
+                .map_err(read)?;
+            match used {
+                None => Ok(()),
+                Some(()) => Err(error::precondition(format!(
+                    "command {command} already ran in session {parent}"
+                ))),
+            }
+        }
         Precondition::JournalPresent(id) => {
             let present = conn
                 .prepare_cached("SELECT 1 FROM journals WHERE id = ?1")
@@ -168,6 +185,15 @@ fn apply(conn: &Connection, w: &Write) -> Result<(), HostError> {
             conn,
             "INSERT INTO journals (id, session_id, body) VALUES (?1, ?2, ?3)",
             params![journal.as_str(), session.as_str(), body],
+        ),
+        Write::PutCommandFact {
+            parent,
+            command,
+            body,
+        } => exec(
+            conn,
+            "INSERT INTO command_facts (parent_id, command_id, body) VALUES (?1, ?2, ?3)",
+            params![parent.as_str(), command.as_str(), body],
         ),
         // Settling a journal twice is what `JournalPresent` guards; the delete itself is idempotent.
         Write::RemoveJournal { journal } => exec(

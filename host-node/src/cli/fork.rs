@@ -1,0 +1,79 @@
+//! `rewind fork SESSION (--at MSG | --checkpoint ID | --turn TURN) [--command-id ID]
+//! [--workspace-mode shared|restore]`.
+
+use super::{CliError, Context, Report, parse_id};
+use rewind_core::fork::{Options, Outcome, WorkspaceMode};
+use std::fmt::Write as _;
+
+/// What a fork does to the files.
+#[derive(Clone, Copy, Debug, Default, clap::ValueEnum)]
+pub(super) enum ModeArg {
+    /// Touch no file.
+    #[default]
+    Shared,
+    /// Undo the changes recorded after the fork point (refused on any conflict).
+    Restore,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("point").required(true).args(["at", "checkpoint", "turn"])))]
+pub(super) struct Args {
+    /// The parent session.
+    session: String,
+    /// Fork through the turn of this message.
+    #[arg(long, value_name = "MSG")]
+    at: Option<String>,
+    /// Fork right after this checkpoint.
+    #[arg(long, value_name = "ID")]
+    checkpoint: Option<String>,
+    /// Fork at this completed turn's stable boundary (conversation only).
+    #[arg(long, value_name = "TURN")]
+    turn: Option<String>,
+    /// Idempotency key: the same id returns the same child and writes nothing.
+    #[arg(long, value_name = "ID")]
+    command_id: Option<String>,
+    /// Shared (touch no file) or restore (put files back to the fork point).
+    #[arg(long, value_enum, default_value_t)]
+    workspace_mode: ModeArg,
+}
+
+/// The human form, shared with `side-chat`.
+pub(super) fn describe(out: &Outcome, what: &str) -> String {
+    let mut t = format!(
+        "{what} {}: {} message(s) and {} checkpoint(s) copied{}",
+        out.child_id,
+        out.copied_messages,
+        out.copied_checkpoints,
+        if out.replayed {
+            " (replayed: this command had already run; nothing was written)"
+        } else {
+            ""
+        }
+    );
+    for f in &out.restored_files {
+        let _ = write!(
+            t,
+            "\n  {:<8} {}",
+            format!("{:?}", f.action).to_lowercase(),
+            f.path
+        );
+    }
+    t
+}
+
+pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
+    let session = parse_id(&a.session)?;
+    let opts = Options {
+        at: a.at.as_deref().map(parse_id).transpose()?,
+        checkpoint: a.checkpoint.as_deref().map(parse_id).transpose()?,
+        turn: a.turn.as_deref().map(parse_id).transpose()?,
+        command_id: a.command_id.as_deref().map(parse_id).transpose()?,
+        workspace_mode: match a.workspace_mode {
+            ModeArg::Shared => WorkspaceMode::Shared,
+            ModeArg::Restore => WorkspaceMode::Restore,
+        },
+    };
+    let out = ctx.engine()?.fork(&session, opts)?;
+    let text = describe(&out, "forked into");
+    Ok(Report::new(&out, text))
+}
