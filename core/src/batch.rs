@@ -1,11 +1,21 @@
 //! What a verb asks the store to commit: typed writes with pre-encoded JSON bodies, plus the
 //! preconditions the store checks inside the same transaction.
+//!
+//! A batch also has a byte form ([`Batch::to_bytes`] / [`Batch::from_bytes`]: JSON, blob bytes in
+//! base64). Hosts whose storage is asynchronous (a browser) persist the committed batches in
+//! order and replay them on load; replaying them onto an empty store rebuilds the same state.
 
 use crate::hash::ContentHash;
 use crate::id::{CheckpointId, CommandId, JournalId, MessageId, OperationId, SessionId, TurnId};
+use serde::{Deserialize, Serialize};
 
 /// One row-level write.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(
+    tag = "write",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum Write {
     /// Insert a new session (the `SessionAbsent` precondition guards it).
     CreateSession {
@@ -61,6 +71,7 @@ pub enum Write {
         /// Key: SHA-256 of `bytes`.
         hash: ContentHash,
         /// Content.
+        #[serde(with = "base64_bytes")]
         bytes: Vec<u8>,
     },
     /// Append an operation-log entry.
@@ -118,7 +129,8 @@ impl Write {
 }
 
 /// A condition checked atomically with the writes; if any fails, nothing is written.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub enum Precondition {
     /// No session with this id exists yet.
     SessionAbsent(SessionId),
@@ -133,7 +145,7 @@ pub enum Precondition {
 }
 
 /// Everything one commit does.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[must_use = "a batch does nothing until it is committed"]
 pub struct Batch {
     /// Checked first, inside the transaction.
@@ -160,5 +172,66 @@ impl Batch {
     /// Whether nothing would be written.
     pub fn is_empty(&self) -> bool {
         self.writes.is_empty()
+    }
+
+    /// The byte form a host persists (JSON; blob bytes in base64).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        serde_json::to_vec(self).expect("batches serialise to JSON without failure")
+    }
+
+    /// Read a batch back from its byte form.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, serde_json::Error> {
+        serde_json::from_slice(bytes)
+    }
+}
+
+mod base64_bytes {
+    use base64::Engine as _;
+    use base64::engine::general_purpose::STANDARD;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(super) fn serialize<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&STANDARD.encode(bytes))
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        let text = String::deserialize(d)?;
+        STANDARD.decode(text).map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_byte_form_round_trips_every_write() {
+        let s = SessionId::parse("ses_1").expect("valid");
+        let bytes = vec![0u8, 0xff, b'\r', b'\n'];
+        let mut b = Batch::new();
+        b.require(Precondition::SessionAbsent(s.clone()));
+        b.require(Precondition::LastSeq(s.clone(), 7));
+        b.require(Precondition::CommandUnused(
+            s.clone(),
+            CommandId::parse("cmd_1").expect("valid"),
+        ));
+        b.push(Write::CreateSession {
+            session: s.clone(),
+            body: "{\"a\":1}".into(),
+        });
+        b.push(Write::PutBlob {
+            hash: ContentHash::of(&bytes),
+            bytes,
+        });
+        b.push(Write::RemoveJournal {
+            journal: JournalId::parse("jnl_1").expect("valid"),
+        });
+        let text = String::from_utf8(b.to_bytes()).expect("json is utf-8");
+        assert!(
+            text.contains("\"AP8NCg==\""),
+            "blob bytes travel as base64: {text}"
+        );
+        assert_eq!(Batch::from_bytes(text.as_bytes()).expect("decode"), b);
+        assert!(Batch::from_bytes(b"{\"writes\": 3}").is_err());
     }
 }
