@@ -216,7 +216,7 @@ mod tests {
             CommandId::parse("cmd_1").expect("valid"),
         ));
         b.push(Write::CreateSession {
-            session: s.clone(),
+            session: s,
             body: "{\"a\":1}".into(),
         });
         b.push(Write::PutBlob {

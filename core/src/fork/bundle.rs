@@ -293,19 +293,19 @@ mod tests {
             (
                 "messages[1].parentId",
                 Box::new(|b| {
-                    b.messages[1].parent_id = Some(MessageId::parse("msg_parent").expect("valid"))
+                    b.messages[1].parent_id = Some(MessageId::parse("msg_parent").expect("valid"));
                 }),
             ),
             (
                 "messages[0].sessionId",
                 Box::new(|b| {
-                    b.messages[0].session_id = SessionId::parse("ses_parent").expect("valid")
+                    b.messages[0].session_id = SessionId::parse("ses_parent").expect("valid");
                 }),
             ),
             (
                 "messages[0].turnId",
                 Box::new(|b| {
-                    b.messages[0].turn_id = Some(TurnId::parse("trn_parent").expect("valid"))
+                    b.messages[0].turn_id = Some(TurnId::parse("trn_parent").expect("valid"));
                 }),
             ),
             (
@@ -317,7 +317,7 @@ mod tests {
                 Box::new(|b| {
                     b.messages[0].parts[0]
                         .tool_call_ids
-                        .push("call_parent".into())
+                        .push("call_parent".into());
                 }),
             ),
             (
@@ -332,7 +332,7 @@ mod tests {
             assert_eq!(err.field, field);
         }
         let mut b = bundle();
-        b.messages[1].parent_id = Some(outside.clone());
+        b.messages[1].parent_id = Some(outside);
         assert!(
             validate(&b)
                 .expect_err("outside")

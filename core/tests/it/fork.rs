@@ -324,7 +324,7 @@ fn a_failed_commit_leaves_no_trace_and_a_retry_succeeds_once() {
 #[test]
 fn a_fork_after_a_conversation_rewind_never_copies_the_old_branch() {
     let Parent { mut e, s, p2, .. } = parent();
-    e.rewind_conversation(&s, conversation::Options { to: p2.clone() })
+    e.rewind_conversation(&s, conversation::Options { to: p2 })
         .expect("rewind");
     let (_, p4) = prompt(&mut e, &s, "a different turn two");
     let out = e.fork(&s, at(&p4)).expect("fork");
