@@ -289,7 +289,8 @@ mod tests {
     #[test]
     fn every_outside_reference_is_named() {
         let outside = MessageId::parse("msg_parent").expect("valid");
-        let cases: Vec<(&str, Box<dyn Fn(&mut Bundle)>)> = vec![
+        type Tamper = Box<dyn Fn(&mut Bundle)>;
+        let cases: Vec<(&str, Tamper)> = vec![
             (
                 "messages[1].parentId",
                 Box::new(|b| {
