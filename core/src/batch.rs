@@ -97,6 +97,24 @@ pub enum Write {
         /// Key.
         journal: JournalId,
     },
+    /// Delete a blob (gc: only once nothing references it).
+    DeleteBlob {
+        /// Key.
+        hash: ContentHash,
+    },
+    /// Delete a checkpoint row (retention).
+    DeleteCheckpoint {
+        /// Owner.
+        session: SessionId,
+        /// Key.
+        checkpoint: CheckpointId,
+    },
+    /// Delete a session and every row it owns: messages, turns, checkpoints, operations,
+    /// journals and the command facts recorded under it (retention).
+    DeleteSession {
+        /// Key.
+        session: SessionId,
+    },
     /// Record that a command (a fork, a side chat) ran, under its parent session, so a replay
     /// of the same command id returns the same result and writes nothing.
     PutCommandFact {
@@ -122,8 +140,10 @@ impl Write {
             | Self::PutJournal { session, .. }
             | Self::PutCommandFact {
                 parent: session, ..
-            } => Some(session),
-            Self::PutBlob { .. } | Self::RemoveJournal { .. } => None,
+            }
+            | Self::DeleteCheckpoint { session, .. }
+            | Self::DeleteSession { session } => Some(session),
+            Self::PutBlob { .. } | Self::RemoveJournal { .. } | Self::DeleteBlob { .. } => None,
         }
     }
 }
@@ -142,6 +162,8 @@ pub enum Precondition {
     JournalPresent(JournalId),
     /// No command fact exists yet for this (parent session, command id).
     CommandUnused(SessionId, CommandId),
+    /// The store has committed exactly this many batches (nobody else committed meanwhile).
+    Version(u64),
 }
 
 /// Everything one commit does.
@@ -203,6 +225,8 @@ mod base64_bytes {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     #[test]
     fn the_byte_form_round_trips_every_write() {

@@ -103,6 +103,7 @@ pub fn rewind(p: &mut Ports<'_>, session: &SessionId, opts: Options) -> Result<O
         notice: None,
         extra: Batch::new(),
         note: None,
+        operation_id: None,
     };
     let ex = files::execute(p, &plan, finish)?;
     let rewound = ex.applied;

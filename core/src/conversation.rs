@@ -224,6 +224,7 @@ pub fn rewind(p: &mut Ports<'_>, session: &SessionId, opts: Options) -> Result<O
             journal_id: None,
             branch_target: Some(plan.target.clone()),
             generation: Some(moved.generation),
+            dropped_through: None,
             note: None,
         };
         let mut batch = Batch::new();

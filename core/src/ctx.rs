@@ -9,12 +9,16 @@ use crate::ports::{Clock, IdSource, StoreWrite, TurnControl, Workspace};
 pub struct Limits {
     /// Files larger than this are recorded as failed captures (`too_large`), never stored.
     pub max_file_bytes: u64,
+    /// Content bytes one session may reference; an edit that would go past it is recorded as a
+    /// failed capture (`quota_exceeded`). `None`: no quota.
+    pub session_quota_bytes: Option<u64>,
 }
 
 impl Default for Limits {
     fn default() -> Self {
         Self {
             max_file_bytes: 10 * 1024 * 1024,
+            session_quota_bytes: None,
         }
     }
 }

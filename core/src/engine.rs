@@ -8,6 +8,7 @@ use crate::ctx::{Limits, Ports};
 use crate::edit;
 use crate::files::{self, ApplyOptions, ApplyOutcome, Preview, TargetOptions};
 use crate::fork;
+use crate::gc;
 use crate::id::SessionId;
 use crate::load::{self, SessionLog};
 use crate::model::{Operation, Session};
@@ -249,6 +250,18 @@ impl<S: StoreWrite, W: Workspace> Engine<S, W> {
         opts: fork::SideChatOptions,
     ) -> Result<fork::Outcome, fork::Error> {
         fork::side_chat(&mut self.ports(), s, opts)
+    }
+    /// Garbage-collect: plan, and unless `dry_run`, apply.
+    pub fn gc(&mut self, opts: gc::Options, dry_run: bool) -> Result<gc::Outcome, gc::Error> {
+        gc::gc(&mut self.ports(), opts, dry_run)
+    }
+    /// Bytes recorded versus bytes stored.
+    pub fn stats(&mut self) -> Result<crate::stats::Stats, load::Error> {
+        crate::stats::stats(&self.ports())
+    }
+    /// The recording limits in force.
+    pub fn limits(&self) -> Limits {
+        self.limits
     }
     /// Every checkpoint of a session, with undone files marked.
     pub fn checkpoints(&self, s: &SessionId) -> Result<Vec<CheckpointSummary>, load::Error> {

@@ -77,6 +77,8 @@ impl<'de> Deserialize<'de> for ContentHash {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     #[test]
     fn known_vectors() {

@@ -81,6 +81,7 @@ pub mod engine;
 pub mod error;
 pub mod files;
 pub mod fork;
+pub mod gc;
 pub mod hash;
 pub mod id;
 pub mod load;
@@ -91,6 +92,7 @@ pub mod ports;
 pub mod record;
 pub mod recover;
 pub mod resume;
+pub mod stats;
 #[cfg(feature = "testkit")]
 pub mod testkit;
 pub mod undo;

@@ -123,6 +123,8 @@ impl<'de> Deserialize<'de> for WorkPath {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     #[test]
     fn normalises_harmless_forms() {

@@ -20,6 +20,18 @@ pub struct Row {
     pub body: String,
 }
 
+/// A stored blob's key and sizes.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BlobInfo {
+    /// Its hash.
+    pub hash: ContentHash,
+    /// Its length in bytes.
+    pub size: u64,
+    /// Bytes it takes in the store (less than `size` when the store compresses it).
+    pub stored: u64,
+}
+
 /// Reads. Absence is `Ok(None)` / an empty list, never an error.
 pub trait Store {
     /// One session.
@@ -48,6 +60,11 @@ pub trait Store {
         parent: &SessionId,
         command: &CommandId,
     ) -> Result<Option<Row>, HostError>;
+    /// Every stored blob, by hash.
+    fn blobs(&self) -> Result<Vec<BlobInfo>, HostError>;
+    /// How many batches were committed so far: any commit changes it, so a planner that must not
+    /// race anyone (gc) commits with a `Precondition::Version`.
+    fn version(&self) -> Result<u64, HostError>;
 }
 
 /// The one mutating method: apply a whole batch atomically, after checking every precondition
@@ -101,6 +118,8 @@ macro_rules! forward_store {
             fn blob(&self, h: &ContentHash) -> Result<Option<Vec<u8>>, HostError> { (**self).blob(h) }
             fn last_seq(&self, s: &SessionId) -> Result<u64, HostError> { (**self).last_seq(s) }
             fn command_fact(&self, p: &SessionId, c: &CommandId) -> Result<Option<Row>, HostError> { (**self).command_fact(p, c) }
+            fn blobs(&self) -> Result<Vec<BlobInfo>, HostError> { (**self).blobs() }
+            fn version(&self) -> Result<u64, HostError> { (**self).version() }
         }
     )*};
 }

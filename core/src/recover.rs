@@ -215,6 +215,7 @@ fn settle(p: &mut Ports<'_>, j: &Journal) -> Result<Recovered, Error> {
         journal_id: Some(j.id.clone()),
         branch_target: None,
         generation: None,
+        dropped_through: None,
         note: Some(note),
     };
     batch.push(Write::PutOperation {

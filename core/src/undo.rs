@@ -102,6 +102,7 @@ pub fn undo(p: &mut Ports<'_>, session: &SessionId, opts: Options) -> Result<App
         notice: Some(String::new()),
         extra: Batch::new(),
         note: None,
+        operation_id: None,
     };
     let ex = files::execute_with_notice(p, &plan, finish)?;
     Ok(outcome(ex, preview))

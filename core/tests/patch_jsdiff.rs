@@ -2,6 +2,8 @@
 //! byte: creating, applying, reversing and counting must all agree with jsdiff.
 
 use std::fmt::Debug;
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use rewind_core::patch::{ApplyError, Hunk, LineStats, apply, create, reverse, stats};
 use serde::Deserialize;

@@ -1,5 +1,8 @@
 //! Property tests for `rewind_core::patch` over texts built from a small alphabet of lines, so
 //! edits collide, with LF, CRLF and mixed endings, with or without a final newline.
+// proptest does not build for wasm32-unknown-unknown (its runner forks and seeds from the OS);
+// these properties run natively only.
+#![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
 use proptest::sample::select;

@@ -3,6 +3,7 @@
 //! real clock and random ids, settling any journal a crash left behind.
 
 pub mod cli;
+pub mod config;
 pub mod disk;
 pub mod native;
 pub mod sqlite;

@@ -6,7 +6,7 @@ use rewind_core::hash::ContentHash;
 use rewind_core::id::{
     CheckpointId, CommandId, JournalId, MessageId, OperationId, SessionId, TurnId,
 };
-use rewind_core::ports::{Row, Store, StoreWrite};
+use rewind_core::ports::{BlobInfo, Row, Store, StoreWrite};
 use rewind_core::{HostError, HostErrorKind};
 use rewind_host::SqliteStore;
 use rewind_host::sqlite::SCHEMA_VERSION;
@@ -63,6 +63,12 @@ impl Store for OnDisk {
     }
     fn command_fact(&self, p: &SessionId, c: &CommandId) -> Result<Option<Row>, HostError> {
         self.store.command_fact(p, c)
+    }
+    fn blobs(&self) -> Result<Vec<BlobInfo>, HostError> {
+        self.store.blobs()
+    }
+    fn version(&self) -> Result<u64, HostError> {
+        self.store.version()
     }
 }
 
@@ -136,7 +142,7 @@ fn reopening_keeps_everything_and_does_not_migrate_again() {
         s.commit(b).expect("commit");
     }
     assert_eq!(user_version(&path), SCHEMA_VERSION);
-    assert_eq!(SCHEMA_VERSION, 2);
+    assert_eq!(SCHEMA_VERSION, 3);
     let journal: String = raw(&path)
         .query_row("PRAGMA journal_mode", [], |r| r.get(0))
         .expect("journal_mode");
@@ -180,7 +186,7 @@ fn a_newer_schema_is_refused_with_a_clear_message() {
     let err = SqliteStore::open(&path).expect_err("must refuse");
     let text = err.to_string();
     assert!(
-        text.contains("database schema version 7 is newer than this rewind understands (1)"),
+        text.contains("database schema version 7 is newer than this rewind understands (3)"),
         "{text}"
     );
     assert!(text.contains(&path.display().to_string()), "{text}");

@@ -244,6 +244,15 @@ pub fn call<S: StoreWrite, W: Workspace>(
             let o: rewind_core::fork::SideChatOptions = opts(args)?;
             out(engine.side_chat(&s, o), |e| e.kind())
         }
+        "gc" => {
+            let dry_run = args
+                .remove("dryRun")
+                .and_then(|v| v.as_bool())
+                .unwrap_or(false);
+            let o: rewind_core::gc::Options = opts(args)?;
+            out(engine.gc(o, dry_run), |e| e.kind())
+        }
+        "stats" => out(engine.stats(), |e| e.kind()),
         "resume" => {
             let s = take_session(&mut args)?;
             out(engine.resume(&s), |e| e.kind())

@@ -144,6 +144,8 @@ pub fn evaluate_rewind_target(
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     fn items(spec: &str) -> Vec<Item> {
         // 'm' = message, 'B' = compaction boundary; ids msg_0, msg_1, ...

@@ -119,6 +119,8 @@ mod tests {
     use super::*;
     use crate::id::{MessageId, SessionId, TraceId};
     use crate::model::{Branch, Compaction, MessageStatus, SessionKind};
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     fn message(seq: u64, compaction: bool, to_model: bool) -> Message {
         Message {

@@ -34,6 +34,9 @@ pub(crate) struct Finish {
     pub(crate) extra: Batch,
     /// A note for the operation log.
     pub(crate) note: Option<String>,
+    /// The operation's id, when the caller must know it before the apply (a fork records it in
+    /// its command fact); minted otherwise.
+    pub(crate) operation_id: Option<OperationId>,
 }
 
 /// A path the apply wrote.
@@ -157,6 +160,7 @@ fn settle_failure(p: &mut Ports<'_>, session: &SessionId, journal: &JournalId, c
         journal_id: Some(journal.clone()),
         branch_target: None,
         generation: None,
+        dropped_through: None,
         note: Some(format!("nothing was changed: {cause}")),
     };
     let mut batch = Batch::new();
@@ -213,7 +217,7 @@ pub(crate) fn execute(p: &mut Ports<'_>, plan: &Plan, finish: Finish) -> Result<
         })
         .collect();
     let operation = Operation {
-        id: p.mint(),
+        id: finish.operation_id.clone().unwrap_or_else(|| p.mint()),
         session_id: session.clone(),
         kind: finish.kind,
         created_at: p.now(),
@@ -224,6 +228,7 @@ pub(crate) fn execute(p: &mut Ports<'_>, plan: &Plan, finish: Finish) -> Result<
         journal_id: Some(journal_id.clone()),
         branch_target: finish.branch_move.as_ref().map(|m| m.target.clone()),
         generation: finish.branch_move.as_ref().map(|m| m.base.generation + 1),
+        dropped_through: None,
         note: finish.note.clone(),
     };
     let journal = Journal {

@@ -108,12 +108,50 @@ fn resolve<'a>(
             None => {
                 let rows = corrupt(&|d| d.id == id.as_str());
                 if rows.is_empty() {
-                    return Err(not_found("checkpoint", id));
+                    return Err(
+                        match log
+                            .operations
+                            .iter()
+                            .filter_map(|o| o.dropped_through)
+                            .max()
+                        {
+                            Some(seq) => Error::Dropped {
+                                checkpoint: id.clone(),
+                                through: seq,
+                            },
+                            None => not_found("checkpoint", id),
+                        },
+                    );
                 }
                 Ok((Vec::new(), rows))
             }
         },
     }
+}
+
+/// Retention (gc) dropped checkpoints this target reaches back to: a rewind that went ahead
+/// would restore only part of the history, so it is reported as unreadable instead.
+fn retention_gap(log: &SessionLog, target: &Target) -> Option<Diagnostic> {
+    let dropped = log
+        .operations
+        .iter()
+        .filter_map(|o| o.dropped_through)
+        .max()?;
+    let from = match target {
+        Target::Since(m) => log.message(m)?.seq,
+        Target::Turn(t) => log.turn(t)?.prompt_seq,
+        Target::TurnOf(m) => log.turn(log.message(m)?.turn_id.as_ref()?)?.prompt_seq,
+        Target::Checkpoint(_) => return None,
+    };
+    (dropped > from).then(|| Diagnostic {
+        kind: "checkpoint".into(),
+        id: "dropped-by-retention".into(),
+        seq: dropped,
+        reason: format!(
+            "checkpoints up to seq {dropped} were dropped by retention (gc), so files cannot be \
+             restored to before them"
+        ),
+    })
 }
 
 /// Every checkpoint recorded after `seq` (on any branch: the workspace is linear in time), and
@@ -144,7 +182,10 @@ pub(crate) fn gather(
     target: &Target,
     filter: &[WorkPath],
 ) -> Result<Gathered, Error> {
-    let (checkpoints, unreadable) = resolve(log, target)?;
+    let (checkpoints, mut unreadable) = resolve(log, target)?;
+    if let Some(gap) = retention_gap(log, target) {
+        unreadable.push(gap);
+    }
     Ok(collect(log, checkpoints, unreadable, filter))
 }
 

@@ -50,6 +50,8 @@ mod tests {
     use super::*;
     use crate::id::SessionId;
     use crate::model::{FileAction, OpFile};
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     fn op(id: &str, kind: OperationKind, undoes: Option<&str>, undid: &[&str]) -> Operation {
         Operation {
@@ -75,6 +77,7 @@ mod tests {
             journal_id: None,
             branch_target: None,
             generation: None,
+            dropped_through: None,
             note: None,
         }
     }

@@ -130,6 +130,16 @@ pub enum Error {
     /// A path filter entry is not a workspace path.
     #[error(transparent)]
     InvalidPath(#[from] crate::path::PathError),
+    /// The checkpoint is gone: retention dropped the session's older checkpoints.
+    #[error(
+        "checkpoint {checkpoint} is not available: retention (gc) dropped this session's checkpoints up to seq {through}"
+    )]
+    Dropped {
+        /// The checkpoint asked for.
+        checkpoint: CheckpointId,
+        /// The highest dropped seq.
+        through: u64,
+    },
     /// The target message is not a user prompt.
     #[error("message {0} is not a rewindable user prompt")]
     NotAPrompt(MessageId),
@@ -164,6 +174,7 @@ impl Error {
             }
             Self::Store(e) => e.error_kind(),
             Self::Unrecoverable { .. } => ErrorKind::Unrecoverable,
+            Self::Dropped { .. } => ErrorKind::Unavailable,
             Self::Raced(_) => ErrorKind::Conflict,
         }
     }

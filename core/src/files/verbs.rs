@@ -177,6 +177,7 @@ pub fn apply(
         notice: Some(String::new()),
         extra: Batch::new(),
         note: None,
+        operation_id: None,
     };
     let ex = execute_with_notice(p, &plan, finish)?;
     Ok(outcome(ex, preview))

@@ -7,7 +7,7 @@ use crate::ctx::Ports;
 use crate::id::{MessageId, TurnId};
 use crate::model::{
     Branch, Checkpoint, ForkOrigin, Message, MessageKind, Part, Role, Session, SessionKind,
-    StableBoundary, Turn,
+    StableBoundary, Turn, TurnStatus,
 };
 use crate::record;
 use std::collections::{BTreeMap, BTreeSet};
@@ -109,11 +109,19 @@ fn clone_turn(map: &IdMap, t: &Turn, child: &Session) -> Option<Turn> {
             round_count: b.round_count,
         })
     });
+    // A turn still running in the parent ends at the fork point in the child: nothing runs it
+    // there, and it must not look like the child's work in progress.
+    let (status, ended_at) = match t.status {
+        TurnStatus::Running => (TurnStatus::Failed, Some(child.created_at)),
+        done => (done, t.ended_at),
+    };
     Some(Turn {
         id: map.turns.get(&t.id)?.clone(),
         session_id: child.id.clone(),
         prompt_id: map.messages.get(&t.prompt_id)?.clone(),
         boundary,
+        status,
+        ended_at,
         ..t.clone()
     })
 }

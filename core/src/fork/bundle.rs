@@ -223,6 +223,8 @@ mod tests {
     use crate::model::SessionKind;
     use crate::record::{self, PromptOptions, ReplyOptions, SessionOptions};
     use crate::testkit::{MemStore, MemWorkspace, SeqIds, TickClock};
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     /// A real bundle built from a two-message parent.
     fn bundle() -> Bundle {

@@ -129,6 +129,7 @@ fn log_entry(
         journal_id: None,
         branch_target: None,
         generation: None,
+        dropped_through: None,
         note: Some(format!(
             "opened {} {child}",
             kind.as_str().replace('_', " ")
@@ -268,7 +269,10 @@ pub fn fork(p: &mut Ports<'_>, parent: &SessionId, opts: Options) -> Result<Outc
                     forced: false,
                 })
                 .collect();
+            let op_id = p.mint();
+            outcome.operation_id = Some(op_id);
             let finish = Finish {
+                operation_id: outcome.operation_id.clone(),
                 kind: OperationKind::Fork,
                 target: None,
                 policy: Policy::Block,
@@ -288,8 +292,8 @@ pub fn fork(p: &mut Ports<'_>, parent: &SessionId, opts: Options) -> Result<Outc
                         .unwrap_or_else(|| "the files could not be restored".into()),
                 ));
             }
-            outcome.operation_id = done.operation_id;
-            outcome.restored_files = done.restored;
+            // The outcome was recorded in the command fact before the apply, so a replay returns
+            // exactly this value; the apply wrote the same files the preview listed.
             Ok(outcome)
         }
         _ => {

@@ -30,13 +30,21 @@ pub(crate) fn select<'a>(log: &'a SessionLog, at: &ForkPoint) -> Result<Selectio
                 .iter()
                 .find(|m| &m.id == id)
                 .ok_or_else(|| Error::NotOnBranch(format!("message {id}")))?;
+            // The whole turn: its messages and its tool's checkpoints, which may come after the
+            // turn's last message when no reply was recorded yet.
             let point = match &m.turn_id {
-                Some(t) => active
-                    .iter()
-                    .filter(|x| x.turn_id.as_ref() == Some(t))
-                    .map(|x| x.seq)
-                    .max()
-                    .unwrap_or(m.seq),
+                Some(t) => {
+                    let messages = active
+                        .iter()
+                        .filter(|x| x.turn_id.as_ref() == Some(t))
+                        .map(|x| x.seq);
+                    let checkpoints = log
+                        .checkpoints
+                        .iter()
+                        .filter(|c| &c.turn_id == t)
+                        .map(|c| c.seq);
+                    messages.chain(checkpoints).max().unwrap_or(m.seq)
+                }
                 None => m.seq,
             };
             Ok(Selection {

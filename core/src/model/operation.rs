@@ -24,6 +24,8 @@ pub enum OperationKind {
     Fork,
     /// A side chat was opened from this session.
     SideChat,
+    /// Retention dropped old checkpoints of this session.
+    Gc,
 }
 
 impl OperationKind {
@@ -38,6 +40,7 @@ impl OperationKind {
             Self::Recovery => "recovery",
             Self::Fork => "fork",
             Self::SideChat => "side_chat",
+            Self::Gc => "gc",
         }
     }
 
@@ -157,6 +160,10 @@ pub struct Operation {
     /// For a conversation rewind: the generation it created.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub generation: Option<u64>,
+    /// For gc: the highest seq of the checkpoints it dropped. A rewind reaching back past it is
+    /// refused as unreadable instead of silently restoring only part of the history.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dropped_through: Option<u64>,
     /// A readable note (failure cause, recovery outcome).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,

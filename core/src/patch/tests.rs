@@ -1,6 +1,8 @@
 //! Unit tests; expected values were produced by jsdiff 8.0.4 itself.
 
 use super::*;
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 
 fn hunk(old_start: u32, old_lines: u32, new_start: u32, new_lines: u32, lines: &[&str]) -> Hunk {
     let lines = lines.iter().map(|line| (*line).to_owned()).collect();

@@ -101,6 +101,47 @@ fn text_of(bytes: Option<&[u8]>) -> Option<&str> {
     }
 }
 
+/// Whether storing this edit's new content would take the session past its quota.
+fn over_quota(p: &Ports<'_>, session: &SessionId, changes: &[EditChange]) -> Result<bool, Error> {
+    let Some(quota) = p.limits.session_quota_bytes else {
+        return Ok(false);
+    };
+    let mut known: std::collections::BTreeMap<ContentHash, u64> = std::collections::BTreeMap::new();
+    for c in load::checkpoints(p.store, session)?.items {
+        for ch in &c.changes {
+            for v in [&ch.before, &ch.after].into_iter().flatten() {
+                known.insert(v.hash.clone(), v.size);
+            }
+        }
+    }
+    let used: u64 = known.values().sum();
+    let mut new = std::collections::BTreeSet::new();
+    let added: u64 = changes
+        .iter()
+        .flat_map(|c| [&c.before, &c.after])
+        .flatten()
+        .filter(|b| {
+            let h = ContentHash::of(b);
+            !known.contains_key(&h) && new.insert(h)
+        })
+        .map(|b| b.len() as u64)
+        .sum();
+    Ok(added > 0 && used + added > quota)
+}
+
+/// A change recorded without its content (a failed capture with `reason`).
+fn unrecorded(c: EditChange, reason: &str) -> Result<FileChange, Error> {
+    Ok(FileChange {
+        path: WorkPath::parse(&c.path)?,
+        before: None,
+        after: c.after.as_deref().map(version),
+        patch: None,
+        capture: Capture::Failed {
+            reason: reason.into(),
+        },
+    })
+}
+
 /// Build one change and the blobs it needs. Oversized content becomes a failed capture and is
 /// never stored: the tool's write still happened, but its undo is reported as unsupported.
 fn change(c: EditChange, max: u64, blobs: &mut Vec<Write>) -> Result<FileChange, Error> {
@@ -110,15 +151,7 @@ fn change(c: EditChange, max: u64, blobs: &mut Vec<Write>) -> Result<FileChange,
         .flatten()
         .any(|b| b.len() as u64 > max);
     if too_large {
-        return Ok(FileChange {
-            path,
-            before: None,
-            after: c.after.as_deref().map(version),
-            patch: None,
-            capture: Capture::Failed {
-                reason: "too_large".into(),
-            },
-        });
+        return unrecorded(c, "too_large");
     }
     let (before_text, after_text) = (text_of(c.before.as_deref()), text_of(c.after.as_deref()));
     let patch = match (c.patch, before_text, after_text) {
@@ -215,10 +248,14 @@ pub fn edit(
     }
     let s = load::session(p.store, session)?;
     let turn = live_turn(p, &s, &opts.turn_id)?;
+    let over_quota = over_quota(p, session, &opts.changes)?;
     let mut blobs = Vec::new();
     let mut changes: Vec<FileChange> = Vec::with_capacity(opts.changes.len());
     for c in opts.changes {
-        let change = change(c, p.limits.max_file_bytes, &mut blobs)?;
+        let change = match over_quota {
+            true => unrecorded(c, "quota_exceeded")?,
+            false => change(c, p.limits.max_file_bytes, &mut blobs)?,
+        };
         if changes.iter().any(|known| known.path == change.path) {
             return Err(Error::InvalidInput(format!(
                 "{} appears twice in one edit",

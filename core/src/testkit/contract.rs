@@ -11,6 +11,10 @@ macro_rules! store_contract {
         mod $name {
             #[allow(unused_imports)]
             use super::*;
+            // On wasm32 the tests run under wasm-bindgen-test (the invoking crate's dev-dependency);
+            // an explicit import, because a glob-imported `test` would be ambiguous.
+            #[cfg(target_arch = "wasm32")]
+            use wasm_bindgen_test::wasm_bindgen_test as test;
             use $crate::HostErrorKind;
             use $crate::batch::{Batch, Precondition, Write};
             use $crate::hash::ContentHash;
@@ -216,6 +220,132 @@ macro_rules! store_contract {
             }
 
             #[test]
+            fn version_counts_commits_and_guards_a_batch() {
+                let mut s = $make;
+                let v0 = s.version().expect("read");
+                s.commit(create("a")).expect("commit");
+                assert_eq!(s.version().expect("read"), v0 + 1);
+                let mut stale = Batch::new();
+                stale.require(Precondition::Version(v0));
+                stale.push(Write::PutBlob {
+                    hash: ContentHash::of(b"z"),
+                    bytes: b"z".to_vec(),
+                });
+                assert_eq!(
+                    s.commit(stale).expect_err("stale").kind(),
+                    HostErrorKind::PreconditionFailed
+                );
+                assert_eq!(
+                    s.version().expect("read"),
+                    v0 + 1,
+                    "a refused batch is not counted"
+                );
+                let mut fresh = Batch::new();
+                fresh.require(Precondition::Version(v0 + 1));
+                fresh.push(Write::PutBlob {
+                    hash: ContentHash::of(b"z"),
+                    bytes: b"z".to_vec(),
+                });
+                s.commit(fresh).expect("commit");
+            }
+
+            #[test]
+            fn deletes_remove_exactly_what_they_name() {
+                let mut s = $make;
+                s.commit(create("a")).expect("commit");
+                s.commit(create("b")).expect("commit");
+                let text = "a blob long enough that a store may compress it. ".repeat(20);
+                let mut b = Batch::new();
+                b.push(msg("a", 1));
+                b.push(Write::PutCheckpoint {
+                    session: sid("a"),
+                    seq: 2,
+                    checkpoint: CheckpointId::parse("ckp_a2").expect("valid"),
+                    body: "{}".into(),
+                });
+                b.push(Write::PutCheckpoint {
+                    session: sid("a"),
+                    seq: 3,
+                    checkpoint: CheckpointId::parse("ckp_a3").expect("valid"),
+                    body: "{}".into(),
+                });
+                b.push(Write::PutOperation {
+                    session: sid("a"),
+                    operation: OperationId::parse("op_a").expect("valid"),
+                    body: "{}".into(),
+                });
+                b.push(Write::PutCommandFact {
+                    parent: sid("a"),
+                    command: $crate::id::CommandId::parse("cmd_a").expect("valid"),
+                    body: "{}".into(),
+                });
+                b.push(Write::PutBlob {
+                    hash: ContentHash::of(text.as_bytes()),
+                    bytes: text.clone().into_bytes(),
+                });
+                b.push(Write::PutBlob {
+                    hash: ContentHash::of(b"keep"),
+                    bytes: b"keep".to_vec(),
+                });
+                b.push(msg("b", 1));
+                s.commit(b).expect("commit");
+                let listed = s.blobs().expect("list");
+                assert_eq!(listed.len(), 2);
+                let big = listed
+                    .iter()
+                    .find(|i| i.hash == ContentHash::of(text.as_bytes()))
+                    .expect("listed");
+                assert_eq!(big.size, text.len() as u64);
+                assert!(big.stored <= big.size);
+                let mut b = Batch::new();
+                b.push(Write::DeleteCheckpoint {
+                    session: sid("a"),
+                    checkpoint: CheckpointId::parse("ckp_a2").expect("valid"),
+                });
+                b.push(Write::DeleteBlob {
+                    hash: ContentHash::of(text.as_bytes()),
+                });
+                s.commit(b).expect("commit");
+                assert_eq!(
+                    s.checkpoints(&sid("a"))
+                        .expect("read")
+                        .iter()
+                        .map(|r| r.id.as_str())
+                        .collect::<Vec<_>>(),
+                    ["ckp_a3"]
+                );
+                assert!(
+                    s.blob(&ContentHash::of(text.as_bytes()))
+                        .expect("read")
+                        .is_none()
+                );
+                assert_eq!(
+                    s.blob(&ContentHash::of(b"keep")).expect("read"),
+                    Some(b"keep".to_vec())
+                );
+                let mut b = Batch::new();
+                b.push(Write::DeleteSession { session: sid("a") });
+                s.commit(b).expect("commit");
+                assert!(s.session(&sid("a")).expect("read").is_none());
+                assert!(s.messages(&sid("a")).expect("read").is_empty());
+                assert!(s.checkpoints(&sid("a")).expect("read").is_empty());
+                assert!(s.operations(&sid("a")).expect("read").is_empty());
+                assert!(
+                    s.command_fact(
+                        &sid("a"),
+                        &$crate::id::CommandId::parse("cmd_a").expect("valid")
+                    )
+                    .expect("read")
+                    .is_none()
+                );
+                assert_eq!(
+                    s.messages(&sid("b")).expect("read").len(),
+                    1,
+                    "other sessions are untouched"
+                );
+            }
+
+            #[test]
             fn turns_operations_and_journals() {
                 let mut s = $make;
                 s.commit(create("a")).expect("commit");
@@ -296,6 +426,10 @@ macro_rules! workspace_contract {
         mod $name {
             #[allow(unused_imports)]
             use super::*;
+            // On wasm32 the tests run under wasm-bindgen-test (the invoking crate's dev-dependency);
+            // an explicit import, because a glob-imported `test` would be ambiguous.
+            #[cfg(target_arch = "wasm32")]
+            use wasm_bindgen_test::wasm_bindgen_test as test;
             use $crate::path::WorkPath;
             use $crate::ports::Workspace;
 

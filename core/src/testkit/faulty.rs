@@ -7,7 +7,7 @@ use crate::error::HostError;
 use crate::hash::ContentHash;
 use crate::id::{CommandId, SessionId, TurnId};
 use crate::path::WorkPath;
-use crate::ports::{Row, Store, StoreWrite, Workspace};
+use crate::ports::{BlobInfo, Row, Store, StoreWrite, Workspace};
 
 /// A host with fault injection in front of it.
 #[derive(Debug, Default)]
@@ -84,6 +84,12 @@ impl<S: Store> Store for Faulty<S> {
     }
     fn command_fact(&self, p: &SessionId, c: &CommandId) -> Result<Option<Row>, HostError> {
         self.inner.command_fact(p, c)
+    }
+    fn blobs(&self) -> Result<Vec<BlobInfo>, HostError> {
+        self.inner.blobs()
+    }
+    fn version(&self) -> Result<u64, HostError> {
+        self.inner.version()
     }
 }
 

@@ -5,7 +5,7 @@ use crate::batch::{Batch, Precondition, Write};
 use crate::error::{HostError, HostErrorKind};
 use crate::hash::ContentHash;
 use crate::id::{CommandId, JournalId, SessionId, TurnId};
-use crate::ports::{Row, Store, StoreWrite};
+use crate::ports::{BlobInfo, Row, Store, StoreWrite};
 use std::collections::{BTreeMap, BTreeSet};
 
 #[derive(Clone, Debug, Default)]
@@ -23,7 +23,7 @@ struct SessionRows {
 #[derive(Clone, Debug, Default)]
 pub struct MemStore {
     sessions: BTreeMap<SessionId, SessionRows>,
-    journals: BTreeMap<JournalId, (u64, String)>,
+    journals: BTreeMap<JournalId, (u64, SessionId, String)>,
     blobs: BTreeMap<ContentHash, Vec<u8>>,
     commands: BTreeMap<(SessionId, CommandId), String>,
     order: u64,
@@ -110,6 +110,13 @@ impl MemStore {
             Precondition::JournalPresent(id) => match self.journals.contains_key(id) {
                 true => Ok(()),
                 false => Err(format!("journal {id} is no longer pending")),
+            },
+            Precondition::Version(want) => match self.committed.len() as u64 == *want {
+                true => Ok(()),
+                false => Err(format!(
+                    "the store moved on: {} batches committed, not {want}",
+                    self.committed.len()
+                )),
             },
             Precondition::CommandUnused(parent, command) => {
                 match self
@@ -255,8 +262,12 @@ impl MemStore {
                 let rows = self.sessions.get_mut(&session).expect("validated");
                 rows.operations.push((order, operation.to_string(), body));
             }
-            Write::PutJournal { journal, body, .. } => {
-                self.journals.insert(journal, (order, body));
+            Write::PutJournal {
+                journal,
+                session,
+                body,
+            } => {
+                self.journals.insert(journal, (order, session, body));
             }
             Write::RemoveJournal { journal } => {
                 self.journals.remove(&journal);
@@ -267,6 +278,23 @@ impl MemStore {
                 body,
             } => {
                 self.commands.insert((parent, command), body);
+            }
+            Write::DeleteBlob { hash } => {
+                self.blobs.remove(&hash);
+            }
+            Write::DeleteCheckpoint {
+                session,
+                checkpoint,
+            } => {
+                if let Some(rows) = self.sessions.get_mut(&session) {
+                    rows.checkpoints
+                        .retain(|_, (id, _)| id != checkpoint.as_str());
+                }
+            }
+            Write::DeleteSession { session } => {
+                self.sessions.remove(&session);
+                self.commands.retain(|(parent, _), _| parent != &session);
+                self.journals.retain(|_, (_, owner, _)| owner != &session);
             }
         }
     }
@@ -363,7 +391,7 @@ impl Store for MemStore {
         let mut rows: Vec<Row> = self
             .journals
             .iter()
-            .map(|(id, (order, body))| Row {
+            .map(|(id, (order, _, body))| Row {
                 id: id.to_string(),
                 seq: *order,
                 body: body.clone(),
@@ -379,6 +407,22 @@ impl Store for MemStore {
 
     fn last_seq(&self, session: &SessionId) -> Result<u64, HostError> {
         Ok(self.sessions.get(session).map_or(0, Self::last_seq_of))
+    }
+
+    fn blobs(&self) -> Result<Vec<BlobInfo>, HostError> {
+        Ok(self
+            .blobs
+            .iter()
+            .map(|(hash, bytes)| BlobInfo {
+                hash: hash.clone(),
+                size: bytes.len() as u64,
+                stored: bytes.len() as u64,
+            })
+            .collect())
+    }
+
+    fn version(&self) -> Result<u64, HostError> {
+        Ok(self.committed.len() as u64)
     }
 
     fn command_fact(

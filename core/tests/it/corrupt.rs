@@ -3,6 +3,8 @@
 use super::harness::{engine, prompt, session, tool_edit};
 use rewind_core::files::{ApplyOptions, TargetOptions, UnsafeReason};
 use rewind_core::hash::ContentHash;
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 
 #[test]
 fn an_undecodable_message_is_a_diagnostic_and_resume_still_works() {

@@ -6,6 +6,8 @@ use rewind_core::files::{ApplyOptions, TargetOptions};
 use rewind_core::model::OperationKind;
 use rewind_core::recover::Settled;
 use rewind_core::testkit::{Fault, FaultOp};
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 
 const N: usize = 4;
 

@@ -10,6 +10,8 @@ use rewind_core::id::{CommandId, MessageId, SessionId};
 use rewind_core::model::{MessageKind, OperationKind, SessionKind};
 use rewind_core::record::{CompleteTurnOptions, ReplyOptions};
 use rewind_core::testkit::{Fault, FaultOp};
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 
 struct Parent {
     e: MemEngine,

@@ -8,6 +8,8 @@ use rewind_core::model::CheckpointKind;
 use rewind_core::ports::TurnControl;
 use rewind_core::record::{EditChange, EditOptions, PromptOptions};
 use rewind_core::{ErrorKind, HostError, conversation};
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 
 fn edit(t: &TurnId, changes: Vec<EditChange>) -> EditOptions {
     EditOptions {
@@ -125,7 +127,10 @@ fn a_hook_that_cannot_stop_the_removed_turns_aborts_the_rewind() {
 
 #[test]
 fn files_over_the_limit_become_failed_captures_and_are_never_restored() {
-    let mut e = engine().with_limits(Limits { max_file_bytes: 8 });
+    let mut e = engine().with_limits(Limits {
+        max_file_bytes: 8,
+        ..Limits::default()
+    });
     e.workspace_mut().put("big.bin", vec![1u8; 9]);
     let s = session(&mut e);
     let (t, p) = prompt(&mut e, &s, "one");

@@ -5,11 +5,13 @@ use rewind_core::batch::Batch;
 use rewind_core::conversation;
 use rewind_core::hash::ContentHash;
 use rewind_core::id::{CommandId, MessageId, SessionId, TurnId};
-use rewind_core::ports::{Row, Store, StoreWrite, TurnControl};
+use rewind_core::ports::{BlobInfo, Row, Store, StoreWrite, TurnControl};
 use rewind_core::testkit::{MemStore, MemWorkspace, SeqIds, TickClock};
 use rewind_core::{Engine, ErrorKind, HostError};
 use std::cell::RefCell;
 use std::rc::Rc;
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 
 /// One store shared by two engines, as two processes share one database.
 #[derive(Clone, Default)]
@@ -48,6 +50,12 @@ impl Store for Shared {
     }
     fn command_fact(&self, p: &SessionId, c: &CommandId) -> Result<Option<Row>, HostError> {
         self.0.borrow().command_fact(p, c)
+    }
+    fn blobs(&self) -> Result<Vec<BlobInfo>, HostError> {
+        self.0.borrow().blobs()
+    }
+    fn version(&self) -> Result<u64, HostError> {
+        self.0.borrow().version()
     }
 }
 

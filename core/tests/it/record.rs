@@ -4,6 +4,8 @@ use super::harness::{engine, prompt, session, tool_edit};
 use rewind_core::ErrorKind;
 use rewind_core::model::TurnStatus;
 use rewind_core::record::{CompleteTurnOptions, ReplyOptions};
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 
 #[test]
 fn completing_a_turn_writes_its_stable_boundary() {

@@ -81,5 +81,6 @@ engine_err!(
     rewind_core::both::Error,
     rewind_core::undo::Error,
     rewind_core::recover::Error,
-    rewind_core::fork::Error
+    rewind_core::fork::Error,
+    rewind_core::gc::Error
 );

@@ -4,11 +4,13 @@
 mod apply;
 mod both;
 mod checkpoints;
+mod config;
 mod conversation;
 mod demo;
 mod edit;
 mod error;
 mod fork;
+mod gc;
 mod log;
 mod ops;
 mod preview;
@@ -18,6 +20,7 @@ mod reply;
 mod resume;
 mod session;
 mod side_chat;
+mod stats;
 mod turn_end;
 mod undo;
 
@@ -78,6 +81,12 @@ enum Command {
     Fork(fork::Args),
     /// Open a side chat about a session (hidden history, reference only).
     SideChat(side_chat::Args),
+    /// Delete old checkpoints, idle sessions and content nothing references any more.
+    Gc(gc::Args),
+    /// Show or change limits and retention defaults.
+    Config(config::Args),
+    /// Bytes recorded versus bytes stored.
+    Stats(stats::Args),
     /// Show the derived state of a session.
     Resume(resume::Args),
     /// Settle applies interrupted by a crash.
@@ -119,7 +128,10 @@ struct Context {
 
 impl Context {
     fn engine(&self) -> Result<NativeEngine, CliError> {
+        let config =
+            crate::config::Config::load(&self.db).map_err(|e| CliError::host(e.to_string()))?;
         let (engine, recovered) = open(&self.workspace, &self.db).map_err(CliError::open)?;
+        let engine = engine.with_limits(config.limits());
         if !recovered.recovered.is_empty() && !self.json {
             for r in &recovered.recovered {
                 eprintln!(
@@ -162,6 +174,9 @@ fn run(cli: Cli) -> Result<Report, CliError> {
         Command::Undo(a) => undo::run(&ctx, a),
         Command::Fork(a) => fork::run(&ctx, a),
         Command::SideChat(a) => side_chat::run(&ctx, a),
+        Command::Gc(a) => gc::run(&ctx, a),
+        Command::Config(a) => config::run(&ctx, a),
+        Command::Stats(a) => stats::run(&ctx, a),
         Command::Resume(a) => resume::run(&ctx, a),
         Command::Recover(a) => recover::run(&ctx, a),
         Command::Demo(a) => demo::run(&ctx, a),

@@ -98,5 +98,8 @@ fn verb(w: &Write) -> String {
         } => {
             format!("record command {command} of session {parent}")
         }
+        Write::DeleteBlob { hash } => format!("delete blob {}", hash.short()),
+        Write::DeleteCheckpoint { checkpoint, .. } => format!("delete checkpoint {checkpoint}"),
+        Write::DeleteSession { session } => format!("delete session {session}"),
     }
 }

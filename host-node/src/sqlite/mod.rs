@@ -10,9 +10,12 @@
 //! The tables, for tools and tests that look inside (`session_id` is the `ses_…` wire id):
 //! `sessions(ord, id, generation, body)`, `messages(session_id, seq, id, body)`,
 //! `checkpoints(session_id, seq, id, body)`, `turns(session_id, id, seq, body)`,
-//! `operations(ord, session_id, id, body)`, `journals(ord, id, session_id, body)` and
-//! `blobs(hash, bytes)`. The schema is versioned by `PRAGMA user_version` ([`SCHEMA_VERSION`]).
+//! `operations(ord, session_id, id, body)`, `journals(ord, id, session_id, body)`,
+//! `command_facts(parent_id, command_id, body)`, `meta(key, value)` (the commit counter) and
+//! `blobs(hash, bytes, codec, size)` (`codec` `raw` or `deflate`). The schema is versioned by
+//! `PRAGMA user_version` ([`SCHEMA_VERSION`]).
 
+mod codec;
 mod error;
 mod read;
 mod schema;

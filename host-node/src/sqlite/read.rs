@@ -5,7 +5,7 @@ use super::{SqliteStore, error};
 use rewind_core::HostError;
 use rewind_core::hash::ContentHash;
 use rewind_core::id::{CommandId, SessionId, TurnId};
-use rewind_core::ports::{Row, Store};
+use rewind_core::ports::{BlobInfo, Row, Store};
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OptionalExtension, Params};
 
@@ -22,6 +22,15 @@ pub(super) fn last_seq_of(conn: &Connection, session: &SessionId) -> rusqlite::R
     conn.prepare_cached(LAST_SEQ)?
         .query_row([session.as_str()], |r| unsigned(r, 0))
         .optional()
+}
+
+/// A blob row: codec, stored bytes, uncompressed size.
+type StoredBlob = (String, Vec<u8>, Option<i64>);
+
+/// How many batches were committed.
+pub(super) fn version_of(conn: &Connection) -> rusqlite::Result<u64> {
+    conn.prepare_cached("SELECT value FROM meta WHERE key = 'version'")?
+        .query_row([], |r| unsigned(r, 0))
 }
 
 /// The session's generation column, or `None` when it does not exist.
@@ -151,13 +160,45 @@ impl Store for SqliteStore {
     }
 
     fn blob(&self, hash: &ContentHash) -> Result<Option<Vec<u8>>, HostError> {
-        let run = || -> rusqlite::Result<Option<Vec<u8>>> {
+        let run = || -> rusqlite::Result<Option<StoredBlob>> {
             self.conn
-                .prepare_cached("SELECT bytes FROM blobs WHERE hash = ?1")?
-                .query_row([hash.as_str()], |r| r.get(0))
+                .prepare_cached("SELECT codec, bytes, size FROM blobs WHERE hash = ?1")?
+                .query_row([hash.as_str()], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
                 .optional()
         };
-        run().map_err(|e| error::host(&format!("cannot read blob {}", hash.short()), e))
+        let row =
+            run().map_err(|e| error::host(&format!("cannot read blob {}", hash.short()), e))?;
+        Ok(row.map(|(codec, bytes, size)| super::codec::decode(&codec, bytes, size)))
+    }
+
+    fn blobs(&self) -> Result<Vec<BlobInfo>, HostError> {
+        let run = || -> rusqlite::Result<Vec<(String, i64, i64)>> {
+            let mut stmt = self.conn.prepare_cached(
+                "SELECT hash, coalesce(size, length(bytes)), length(bytes) FROM blobs ORDER BY hash",
+            )?;
+            let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+            rows.collect()
+        };
+        let rows = run().map_err(|e| error::host("cannot list blobs", e))?;
+        rows.into_iter()
+            .map(|(hash, size, stored)| {
+                let hash = ContentHash::parse(&hash).ok_or_else(|| {
+                    HostError::new(
+                        rewind_core::HostErrorKind::Corrupt,
+                        format!("blob key {hash:?} is not a sha-256 digest"),
+                    )
+                })?;
+                Ok(BlobInfo {
+                    hash,
+                    size: size.max(0) as u64,
+                    stored: stored.max(0) as u64,
+                })
+            })
+            .collect()
+    }
+
+    fn version(&self) -> Result<u64, HostError> {
+        version_of(&self.conn).map_err(|e| error::host("cannot read the store version", e))
     }
 
     fn command_fact(

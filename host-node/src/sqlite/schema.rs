@@ -14,7 +14,7 @@ pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
 /// Migration `i` takes a database from version `i` to `i + 1`. Append only; never edit one that
 /// has shipped.
-const MIGRATIONS: &[&str] = &[V1, V2];
+const MIGRATIONS: &[&str] = &[V1, V2, V3];
 
 /// Version 1, the initial schema.
 ///
@@ -104,6 +104,19 @@ CREATE TABLE command_facts (
     body       TEXT NOT NULL,
     PRIMARY KEY (parent_id, command_id)
 ) STRICT;
+";
+
+/// Version 3: a commit counter (`meta.version`, bumped by every batch, so gc can commit only if
+/// nobody else committed since it planned) and compressed blobs (`codec` is `raw` or `deflate`;
+/// `size` is the uncompressed length).
+const V3: &str = "
+CREATE TABLE meta (
+    key   TEXT    NOT NULL PRIMARY KEY,
+    value INTEGER NOT NULL
+) STRICT;
+INSERT INTO meta (key, value) VALUES ('version', 0);
+ALTER TABLE blobs ADD COLUMN codec TEXT NOT NULL DEFAULT 'raw';
+ALTER TABLE blobs ADD COLUMN size INTEGER;
 ";
 
 /// Per-connection settings. `file` is false for in-memory databases, which have no WAL.

@@ -23,6 +23,9 @@ impl StoreWrite for SqliteStore {
         for w in &batch.writes {
             apply(&tx, w)?;
         }
+        tx.prepare_cached("UPDATE meta SET value = value + 1 WHERE key = 'version'")
+            .and_then(|mut s| s.execute([]))
+            .map_err(|e| error::host("cannot count the commit", e))?;
         tx.commit()
             .map_err(|e| error::host("cannot commit the batch", e))
     }
@@ -63,6 +66,15 @@ fn check(conn: &Connection, p: &Precondition) -> Result<(), HostError> {
                 None => Ok(()),
                 Some(()) => Err(error::precondition(format!(
                     "command {command} already ran in session {parent}"
+                ))),
+            }
+        }
+        Precondition::Version(want) => {
+            let have = super::read::version_of(conn).map_err(read)?;
+            match have == *want {
+                true => Ok(()),
+                false => Err(error::precondition(format!(
+                    "the store moved on: {have} batches committed, not {want}"
                 ))),
             }
         }
@@ -162,10 +174,11 @@ fn apply(conn: &Connection, w: &Write) -> Result<(), HostError> {
                 )));
             }
             // Content-addressed: the same hash is the same bytes, so the first copy stays.
+            let (codec, stored) = super::codec::encode(bytes);
             exec(
                 conn,
-                "INSERT INTO blobs (hash, bytes) VALUES (?1, ?2) ON CONFLICT (hash) DO NOTHING",
-                params![hash.as_str(), bytes],
+                "INSERT INTO blobs (hash, bytes, codec, size) VALUES (?1, ?2, ?3, ?4) ON CONFLICT (hash) DO NOTHING",
+                params![hash.as_str(), stored.as_ref(), codec, bytes.len() as i64],
             )
         }
         Write::PutOperation {
@@ -186,6 +199,34 @@ fn apply(conn: &Connection, w: &Write) -> Result<(), HostError> {
             "INSERT INTO journals (id, session_id, body) VALUES (?1, ?2, ?3)",
             params![journal.as_str(), session.as_str(), body],
         ),
+        Write::DeleteBlob { hash } => {
+            exec(conn, "DELETE FROM blobs WHERE hash = ?1", [hash.as_str()])
+        }
+        Write::DeleteCheckpoint {
+            session,
+            checkpoint,
+        } => exec(
+            conn,
+            "DELETE FROM checkpoints WHERE session_id = ?1 AND id = ?2",
+            [session.as_str(), checkpoint.as_str()],
+        ),
+        Write::DeleteSession { session } => {
+            for sql in [
+                "DELETE FROM messages WHERE session_id = ?1",
+                "DELETE FROM checkpoints WHERE session_id = ?1",
+                "DELETE FROM turns WHERE session_id = ?1",
+                "DELETE FROM operations WHERE session_id = ?1",
+                "DELETE FROM journals WHERE session_id = ?1",
+                "DELETE FROM command_facts WHERE parent_id = ?1",
+            ] {
+                exec(conn, sql, [session.as_str()]).map_err(|e| error::write(w, e))?;
+            }
+            exec(
+                conn,
+                "DELETE FROM sessions WHERE id = ?1",
+                [session.as_str()],
+            )
+        }
         Write::PutCommandFact {
             parent,
             command,

@@ -1,0 +1,173 @@
+//! The gc plan: retention first (which sessions and checkpoints go), then reachability (which
+//! blobs nothing still needs).
+
+use super::{Dropped, Error, Options, Plan, Protected, Tally, Totals};
+use crate::ctx::Ports;
+use crate::hash::ContentHash;
+use crate::id::SessionId;
+use crate::load::{self, SessionLog};
+use crate::model::{Checkpoint, Millis};
+use std::collections::BTreeSet;
+
+const DAY_MS: Millis = 24 * 60 * 60 * 1000;
+
+fn last_activity(log: &SessionLog) -> Millis {
+    let m = log.messages.iter().map(|m| m.created_at);
+    let c = log.checkpoints.iter().map(|c| c.created_at);
+    let o = log.operations.iter().map(|o| o.created_at);
+    m.chain(c)
+        .chain(o)
+        .fold(log.session.created_at, Millis::max)
+}
+
+fn hashes_of(c: &Checkpoint) -> impl Iterator<Item = &ContentHash> {
+    c.changes
+        .iter()
+        .flat_map(|ch| [&ch.before, &ch.after])
+        .flatten()
+        .map(|v| &v.hash)
+}
+
+/// Plan a gc. Reads only.
+pub fn plan(p: &Ports<'_>, opts: Options) -> Result<Plan, Error> {
+    // Read the version first: anything committed after it invalidates this plan's batches.
+    let version = p.store.version().map_err(Error::Store)?;
+    let sessions = load::sessions(p.store)?;
+    let journals = load::journals(p.store)?;
+    let mut logs = Vec::with_capacity(sessions.items.len());
+    for s in &sessions.items {
+        logs.push(SessionLog::load(p.store, &s.id)?);
+    }
+    let mut undecodable = sessions.diagnostics.len() + journals.diagnostics.len();
+    undecodable += logs
+        .iter()
+        .map(|l| {
+            l.diagnostics
+                .iter()
+                .filter(|d| d.kind != "message" && d.kind != "turn")
+                .count()
+        })
+        .sum::<usize>();
+
+    // Retention of whole sessions: old, no pending journal, and every child dropped too.
+    let journaled: BTreeSet<&SessionId> = journals.items.iter().map(|j| &j.session_id).collect();
+    let now = p.now();
+    let mut protected = Vec::new();
+    let mut dropped: BTreeSet<SessionId> = BTreeSet::new();
+    if let Some(days) = opts.older_than_days {
+        let cutoff = now.saturating_sub(
+            Millis::try_from(days)
+                .unwrap_or(Millis::MAX / DAY_MS)
+                .saturating_mul(DAY_MS),
+        );
+        for log in logs.iter().filter(|l| last_activity(l) < cutoff) {
+            if journaled.contains(&log.session.id) {
+                protected.push(Protected {
+                    session_id: log.session.id.clone(),
+                    reason: "pending_journal",
+                });
+            } else {
+                dropped.insert(log.session.id.clone());
+            }
+        }
+        // A live child keeps its parent (its inherited checkpoints and provenance point there).
+        loop {
+            let keep: Vec<SessionId> = dropped
+                .iter()
+                .filter(|id| {
+                    logs.iter().any(|l| {
+                        l.session.parent_id.as_ref() == Some(id) && !dropped.contains(&l.session.id)
+                    })
+                })
+                .cloned()
+                .collect();
+            if keep.is_empty() {
+                break;
+            }
+            for id in keep {
+                dropped.remove(&id);
+                protected.push(Protected {
+                    session_id: id,
+                    reason: "live_child",
+                });
+            }
+        }
+    }
+
+    // Retention of checkpoints and undo data in the sessions that stay; what they reference lives.
+    let mut live: BTreeSet<&ContentHash> = BTreeSet::new();
+    let mut checkpoints = Vec::new();
+    for log in logs.iter().filter(|l| !dropped.contains(&l.session.id)) {
+        let cut = log.checkpoints.len().saturating_sub(opts.keep);
+        for (i, c) in log.checkpoints.iter().enumerate() {
+            if i < cut {
+                checkpoints.push(Dropped {
+                    session_id: log.session.id.clone(),
+                    checkpoint_id: c.id.clone(),
+                    seq: c.seq,
+                });
+            } else {
+                live.extend(hashes_of(c));
+            }
+        }
+        let undoable = log
+            .operations
+            .iter()
+            .rev()
+            .filter(|o| o.kind.writes_files())
+            .take(opts.keep);
+        live.extend(
+            undoable
+                .flat_map(|o| o.files.iter().flat_map(|f| [&f.before, &f.after]))
+                .flatten(),
+        );
+    }
+    for j in &journals.items {
+        live.extend(
+            j.entries
+                .iter()
+                .flat_map(|e| [&e.prior, &e.target])
+                .flatten(),
+        );
+        live.extend(
+            j.operation
+                .files
+                .iter()
+                .flat_map(|f| [&f.before, &f.after])
+                .flatten(),
+        );
+    }
+
+    // Reachability. A row that does not decode might reference anything: then no blob goes.
+    let mut blobs = Vec::new();
+    let mut blob_tally = Tally::default();
+    if undecodable == 0 {
+        for b in p.store.blobs().map_err(Error::Store)? {
+            if !live.contains(&b.hash) {
+                blob_tally.count += 1;
+                blob_tally.bytes += b.stored;
+                blobs.push(b.hash);
+            }
+        }
+    }
+    let sessions: Vec<SessionId> = dropped.into_iter().collect();
+    Ok(Plan {
+        totals: Totals {
+            sessions: Tally {
+                count: sessions.len(),
+                bytes: 0,
+            },
+            checkpoints: Tally {
+                count: checkpoints.len(),
+                bytes: 0,
+            },
+            blobs: blob_tally,
+        },
+        sessions,
+        checkpoints,
+        blobs,
+        protected,
+        undecodable_rows: undecodable,
+        version,
+    })
+}

@@ -1,0 +1,86 @@
+//! Host settings kept next to the database (`config.json`): recording limits and retention
+//! defaults. Missing file = defaults; every field is optional.
+
+use rewind_core::HostError;
+use rewind_core::ctx::Limits;
+use rewind_core::gc;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// The settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Config {
+    /// Files larger than this are recorded as failed captures (`too_large`).
+    pub max_file_bytes: u64,
+    /// Content bytes one session may reference (`quota_exceeded` past it); `null`: no quota.
+    pub session_quota_bytes: Option<u64>,
+    /// gc keeps the newest N checkpoints of each session.
+    pub keep: usize,
+    /// gc drops sessions idle for longer than this many days; `null`: never.
+    pub older_than_days: Option<u64>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        let limits = Limits::default();
+        let retention = gc::Options::default();
+        Self {
+            max_file_bytes: limits.max_file_bytes,
+            session_quota_bytes: limits.session_quota_bytes,
+            keep: retention.keep,
+            older_than_days: retention.older_than_days,
+        }
+    }
+}
+
+impl Config {
+    /// `config.json` beside the database.
+    pub fn path_for(db: &Path) -> PathBuf {
+        db.with_file_name("config.json")
+    }
+
+    /// Read it (defaults when absent).
+    pub fn load(db: &Path) -> Result<Self, HostError> {
+        let path = Self::path_for(db);
+        match std::fs::read(&path) {
+            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
+                HostError::io(format!(
+                    "{} is not a valid rewind config: {e}",
+                    path.display()
+                ))
+            }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Self::default()),
+            Err(e) => Err(HostError::io(format!(
+                "cannot read {}: {e}",
+                path.display()
+            ))),
+        }
+    }
+
+    /// Write it (temp file + rename, like every other write of ours).
+    pub fn save(&self, db: &Path) -> Result<(), HostError> {
+        let path = Self::path_for(db);
+        let tmp = path.with_extension("json.tmp");
+        let text = serde_json::to_vec_pretty(self).expect("config serialises");
+        std::fs::write(&tmp, text)
+            .and_then(|()| std::fs::rename(&tmp, &path))
+            .map_err(|e| HostError::io(format!("cannot write {}: {e}", path.display())))
+    }
+
+    /// The recording limits.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            max_file_bytes: self.max_file_bytes,
+            session_quota_bytes: self.session_quota_bytes,
+        }
+    }
+
+    /// The retention defaults.
+    pub fn retention(&self) -> gc::Options {
+        gc::Options {
+            keep: self.keep,
+            older_than_days: self.older_than_days,
+        }
+    }
+}

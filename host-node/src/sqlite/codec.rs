@@ -1,0 +1,70 @@
+//! Blob compression: content is stored deflated when that saves space, raw otherwise. Source
+//! code compresses well; already-compressed or random content is kept as it is.
+
+/// Below this size compression rarely pays for its header.
+const MIN_SIZE: usize = 64;
+
+/// `(codec, stored bytes)` for content about to be stored.
+pub(super) fn encode(bytes: &[u8]) -> (&'static str, std::borrow::Cow<'_, [u8]>) {
+    if bytes.len() >= MIN_SIZE {
+        let packed = miniz_oxide::deflate::compress_to_vec(bytes, 6);
+        // Keep the raw bytes unless deflate saves at least an eighth: decoding costs time.
+        if packed.len() + bytes.len() / 8 < bytes.len() {
+            return ("deflate", std::borrow::Cow::Owned(packed));
+        }
+    }
+    ("raw", std::borrow::Cow::Borrowed(bytes))
+}
+
+/// The content of a stored blob. Undecodable data is handed back as stored: it cannot hash to
+/// its key, so the core reports the blob as unreadable and never restores it.
+pub(super) fn decode(codec: &str, stored: Vec<u8>, size: Option<i64>) -> Vec<u8> {
+    match codec {
+        "deflate" => {
+            let limit = size
+                .and_then(|s| usize::try_from(s).ok())
+                .unwrap_or(usize::MAX);
+            miniz_oxide::inflate::decompress_to_vec_with_limit(&stored, limit).unwrap_or(stored)
+        }
+        _ => stored,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_is_deflated_and_comes_back_exact() {
+        let text = "fn main() {\n    println!(\"hello\");\n}\n".repeat(40);
+        let (codec, stored) = encode(text.as_bytes());
+        assert_eq!(codec, "deflate");
+        assert!(stored.len() < text.len() / 4);
+        assert_eq!(
+            decode(codec, stored.into_owned(), Some(text.len() as i64)),
+            text.as_bytes()
+        );
+    }
+
+    #[test]
+    fn incompressible_or_tiny_content_stays_raw() {
+        // xorshift64: high-entropy bytes that deflate cannot shrink.
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let noise: Vec<u8> = (0..4096)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x >> 24) as u8
+            })
+            .collect();
+        assert_eq!(encode(&noise).0, "raw");
+        assert_eq!(encode(b"short").0, "raw");
+    }
+
+    #[test]
+    fn damaged_deflate_data_is_returned_as_stored() {
+        let damaged = vec![1, 2, 3, 4];
+        assert_eq!(decode("deflate", damaged.clone(), Some(100)), damaged);
+    }
+}
