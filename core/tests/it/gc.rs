@@ -2,6 +2,8 @@
 //! still restorable.
 
 use super::harness::{MemEngine, engine, prompt, session, tool_edit};
+// proptest does not build for wasm32-unknown-unknown: the property below runs natively only.
+#[cfg(not(target_arch = "wasm32"))]
 use proptest::prelude::*;
 use rewind_core::Engine;
 use rewind_core::ErrorKind;
@@ -13,6 +15,8 @@ use rewind_core::hash::ContentHash;
 use rewind_core::id::SessionId;
 use rewind_core::load;
 use rewind_core::testkit::{Fault, FaultOp, SeqIds, TickClock};
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 
 const DAY: i64 = 24 * 60 * 60 * 1000;
 
@@ -306,6 +310,7 @@ fn gc_that_loses_a_race_replans_and_never_deletes_a_reused_blob() {
     );
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(32))]
 
@@ -328,10 +333,10 @@ proptest! {
                 2 => if let Some((ps, p)) = prompts.last().cloned() {
                     let _ = e.apply_file_rewind(&ps, ApplyOptions { target: TargetOptions { since: Some(p), ..TargetOptions::default() }, ..ApplyOptions::default() });
                 },
-                3 => if let Some((ps, p)) = prompts.first().cloned() {
-                    if let Ok(out) = e.fork(&ps, fork::Options { at: Some(p), ..fork::Options::default() }) {
-                        sessions.push(out.child_id);
-                    }
+                3 => if let Some((ps, p)) = prompts.first().cloned()
+                    && let Ok(out) = e.fork(&ps, fork::Options { at: Some(p), ..fork::Options::default() })
+                {
+                    sessions.push(out.child_id);
                 },
                 4 => { e.gc(Options { keep, older_than_days: None }, false).expect("gc"); }
                 _ => {

@@ -1,0 +1,183 @@
+// JS hosts for the tests: an in-memory workspace with fault injection (the JS twin of core's
+// Faulty<MemWorkspace>), and an in-memory StoreHost that applies batches the way core's MemStore
+// does (preconditions, all-or-nothing), with commit faults.
+
+const enc = new TextEncoder();
+export const utf8 = (s) => enc.encode(s);
+
+/** Scenario bytes: a UTF-8 string, { base64 } or null. */
+export function bytesOf(v) {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'string') return utf8(v);
+  if (typeof v === 'object' && typeof v.base64 === 'string') return new Uint8Array(Buffer.from(v.base64, 'base64'));
+  throw new Error(`bytes must be a string, {base64} or null: ${JSON.stringify(v)}`);
+}
+
+/** Fail the nth call of an op (1-based, counted from arming); sticky = and every call after. */
+export class Faults {
+  constructor() { this.armed = []; this.calls = { read: 0, write: 0, remove: 0, commit: 0 }; }
+  arm({ op, nth, sticky = false }) { this.armed.push({ op, nth, sticky, base: this.calls[op] }); }
+  clear() { this.armed = []; }
+  hit(op) {
+    const call = ++this.calls[op];
+    return this.armed.some((f) => f.op === op && (call - f.base === f.nth || (f.sticky && call - f.base > f.nth)));
+  }
+}
+
+export class MemWorkspace {
+  constructor(files = {}) {
+    this.files = new Map();
+    this.faults = new Faults();
+    for (const [p, v] of Object.entries(files)) if (v !== null) this.files.set(p, bytesOf(v));
+  }
+  read(path) {
+    if (this.faults.hit('read')) throw new Error(`injected fault: read of ${path} failed`);
+    const b = this.files.get(path);
+    return b === undefined ? null : b.slice();
+  }
+  write(path, bytes) {
+    if (this.faults.hit('write')) throw new Error(`injected fault: write of ${path} failed`);
+    if (!(bytes instanceof Uint8Array)) throw new TypeError('write wants a Uint8Array');
+    this.files.set(path, bytes.slice());
+  }
+  remove(path) {
+    if (this.faults.hit('remove')) throw new Error(`injected fault: remove of ${path} failed`);
+    this.files.delete(path);
+  }
+  // Direct access for "a person edits the file" steps: no faults.
+  put(path, bytes) { this.files.set(path, bytes); }
+  get(path) { return this.files.get(path) ?? null; }
+  delete(path) { this.files.delete(path); }
+}
+
+const conflict = (message) => Object.assign(new Error(message), { code: 'conflict' });
+
+/** A StoreHost over plain JS maps, applying Batch::to_bytes JSON. */
+export class MemStoreHost {
+  constructor() {
+    this.sessionsById = new Map(); // id -> { order, generation, body, messages: Map(seq->[id,body]), turns: Map(id->[seq,body]), checkpoints: Map, operations: [] }
+    this.journalRows = new Map(); // id -> [order, body]
+    this.blobMap = new Map(); // hash -> Uint8Array
+    this.commands = new Map(); // parent + ' ' + command -> body
+    this.order = 0;
+    this.commits = 0;
+    this.faults = new Faults();
+    this.log = [];
+  }
+  static lastSeqOf(r) {
+    let m = 0;
+    for (const k of r.messages.keys()) m = Math.max(m, k);
+    for (const k of r.checkpoints.keys()) m = Math.max(m, k);
+    return m;
+  }
+  session(id) {
+    const r = this.sessionsById.get(id);
+    return r ? { id, seq: r.order, body: r.body } : null;
+  }
+  sessions() {
+    return [...this.sessionsById.entries()].map(([id, r]) => ({ id, seq: r.order, body: r.body })).sort((a, b) => a.seq - b.seq);
+  }
+  messages(s) {
+    const r = this.sessionsById.get(s);
+    if (!r) return [];
+    return [...r.messages.entries()].sort((a, b) => a[0] - b[0]).map(([seq, [id, body]]) => ({ id, seq, body }));
+  }
+  turn(s, t) {
+    const x = this.sessionsById.get(s)?.turns.get(t);
+    return x ? { id: t, seq: x[0], body: x[1] } : null;
+  }
+  turns(s) {
+    const r = this.sessionsById.get(s);
+    if (!r) return [];
+    return [...r.turns.entries()].map(([id, [seq, body]]) => ({ id, seq, body })).sort((a, b) => a.seq - b.seq || (a.id < b.id ? -1 : 1));
+  }
+  checkpoints(s) {
+    const r = this.sessionsById.get(s);
+    if (!r) return [];
+    return [...r.checkpoints.entries()].sort((a, b) => a[0] - b[0]).map(([seq, [id, body]]) => ({ id, seq, body }));
+  }
+  operations(s) {
+    const r = this.sessionsById.get(s);
+    return r ? r.operations.map(([seq, id, body]) => ({ id, seq, body })) : [];
+  }
+  journals() {
+    return [...this.journalRows.entries()].map(([id, [seq, body]]) => ({ id, seq, body })).sort((a, b) => a.seq - b.seq);
+  }
+  blob(hash) { return this.blobMap.get(hash) ?? null; }
+  blobs() {
+    return [...this.blobMap.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([hash, b]) => ({ hash, size: b.length, stored: b.length }));
+  }
+  lastSeq(s) { const r = this.sessionsById.get(s); return r ? MemStoreHost.lastSeqOf(r) : 0; }
+  commandFact(parent, command) {
+    const body = this.commands.get(`${parent} ${command}`);
+    return body === undefined ? null : { id: command, seq: 0, body };
+  }
+  version() { return this.commits; }
+
+  check(p) {
+    const [[kind, arg]] = Object.entries(p);
+    const r = () => this.sessionsById.get(Array.isArray(arg) ? arg[0] : arg);
+    switch (kind) {
+      case 'sessionAbsent': if (r()) throw conflict(`session ${arg} already exists`); break;
+      case 'generation': if (!r() || r().generation !== arg[1]) throw conflict(`session ${arg[0]} is not at generation ${arg[1]}`); break;
+      case 'lastSeq': if (!r() || MemStoreHost.lastSeqOf(r()) !== arg[1]) throw conflict(`session ${arg[0]} is not at seq ${arg[1]}`); break;
+      case 'journalPresent': if (!this.journalRows.has(arg)) throw conflict(`journal ${arg} is no longer pending`); break;
+      case 'commandUnused': if (this.commands.has(`${arg[0]} ${arg[1]}`)) throw conflict(`command ${arg[1]} already ran`); break;
+      case 'version': if (this.commits !== arg) throw conflict(`store is at version ${this.commits}, not ${arg}`); break;
+      default: throw new Error(`unknown precondition ${kind}`);
+    }
+  }
+
+  commit(bytes) {
+    if (this.faults.hit('commit')) throw new Error('injected fault: commit failed');
+    const batch = JSON.parse(new TextDecoder().decode(bytes));
+    for (const p of batch.preconditions) this.check(p);
+    // Validate on a scratch copy of the owner sets so the apply below cannot fail half-way.
+    const created = new Set();
+    for (const w of batch.writes) {
+      if (w.write === 'createSession') {
+        if (this.sessionsById.has(w.session) || created.has(w.session)) throw conflict(`session ${w.session} already exists`);
+        created.add(w.session);
+        continue;
+      }
+      const owner = w.session ?? w.parent;
+      if (owner && w.write !== 'deleteSession' && !this.sessionsById.has(owner) && !created.has(owner)) throw conflict(`session ${owner} does not exist`);
+      if ((w.write === 'appendMessage' || w.write === 'putCheckpoint')) {
+        const r = this.sessionsById.get(w.session);
+        if (r && (r.messages.has(w.seq) || r.checkpoints.has(w.seq))) throw conflict(`seq ${w.seq} of session ${w.session} is taken`);
+      }
+    }
+    this.commits += 1;
+    this.log.push(bytes.slice());
+    for (const w of batch.writes) this.apply(w);
+  }
+
+  apply(w) {
+    const order = ++this.order;
+    const r = this.sessionsById.get(w.session ?? w.parent);
+    switch (w.write) {
+      case 'createSession':
+        this.sessionsById.set(w.session, { order, generation: 0, body: w.body, messages: new Map(), turns: new Map(), checkpoints: new Map(), operations: [] });
+        break;
+      case 'updateSession': r.generation = w.generation; r.body = w.body; break;
+      case 'appendMessage': r.messages.set(w.seq, [w.message, w.body]); break;
+      case 'putTurn': r.turns.set(w.turn, [w.seq, w.body]); break;
+      case 'putCheckpoint': r.checkpoints.set(w.seq, [w.checkpoint, w.body]); break;
+      case 'putBlob': if (!this.blobMap.has(w.hash)) this.blobMap.set(w.hash, new Uint8Array(Buffer.from(w.bytes, 'base64'))); break;
+      case 'putOperation': r.operations.push([order, w.operation, w.body]); break;
+      case 'putJournal': this.journalRows.set(w.journal, [order, w.body]); break;
+      case 'removeJournal': this.journalRows.delete(w.journal); break;
+      case 'putCommandFact': this.commands.set(`${w.parent} ${w.command}`, w.body); break;
+      case 'deleteBlob': this.blobMap.delete(w.hash); break;
+      case 'deleteCheckpoint':
+        for (const [seq, [id]] of r?.checkpoints ?? []) if (id === w.checkpoint) r.checkpoints.delete(seq);
+        break;
+      case 'deleteSession':
+        this.sessionsById.delete(w.session);
+        for (const [id, [, body]] of this.journalRows) if (JSON.parse(body).sessionId === w.session) this.journalRows.delete(id);
+        for (const k of [...this.commands.keys()]) if (k.startsWith(`${w.session} `)) this.commands.delete(k);
+        break;
+      default: throw new Error(`unknown write ${w.write}`);
+    }
+  }
+}

@@ -1,0 +1,85 @@
+// Type-checked (tsc --noEmit, strict) by scripts/test: the declarations describe every input,
+// output and host interface, and wrong uses are rejected.
+import {
+  Engine,
+  type ApplyOutcome,
+  type ErrorCode,
+  type Preview,
+  type RewindError,
+  type StoreHost,
+  type WorkspaceHost,
+} from 'rewind-wasm';
+import init, { Engine as WebEngine } from 'rewind-wasm/web';
+
+const files = new Map<string, Uint8Array>();
+const workspace: WorkspaceHost = {
+  read: (path) => files.get(path) ?? null,
+  write: (path, bytes) => {
+    files.set(path, bytes);
+  },
+  remove: (path) => {
+    files.delete(path);
+  },
+};
+const log: Uint8Array[] = [];
+const engine = Engine.inMemory({ workspace, onCommit: (batch) => log.push(batch) });
+const { id, title } = engine.createSession({ title: 'typed' });
+const t: string = title;
+const { turnId, messageId, seq } = engine.recordPrompt(id, { text: 'go' });
+const n: number = seq;
+const edit = engine.recordEdit(id, {
+  turnId,
+  path: 'a.ts',
+  before: null,
+  after: new TextEncoder().encode('x'),
+  toolName: 'Write',
+});
+const hash: string | null = edit.files[0].after;
+engine.recordReply(id, { turnId, text: 'done' });
+const done = engine.completeTurn(id, { turnId });
+const boundary: string | undefined = done.boundary?.boundaryMessageId;
+const preview: Preview = engine.previewFileRewind(id, { since: messageId, paths: ['a.ts'] });
+const ok: boolean = preview.canApply && preview.unsafeFiles.every((f) => f.mergeable);
+const applied: ApplyOutcome = engine.applyFileRewind(id, { since: messageId, policy: 'merge' });
+if (applied.operationId !== null) engine.undo(id, { operationId: applied.operationId });
+engine.rewind(id, { scope: 'both', to: messageId });
+const fork = engine.fork(id, { at: messageId, workspaceMode: 'restore' });
+const child: string = fork.childId;
+const state = engine.resume(child);
+const running: string | null = state.runningTurn;
+engine.recover();
+const again = Engine.fromLog(log, { workspace });
+const sessions = again.listSessions().map((s) => s.kind);
+const ops = again.operations(id).map((o) => o.kind);
+
+try {
+  engine.recordPrompt(id, { text: '' });
+} catch (e) {
+  const err = e as RewindError;
+  const code: ErrorCode = err.code;
+  const cause: unknown = err.cause;
+  void code;
+  void cause;
+}
+
+declare const store: StoreHost;
+const withStore = new Engine({ store, workspace });
+withStore.free();
+
+async function browser(): Promise<void> {
+  await init();
+  const web = WebEngine.inMemory({ workspace });
+  web.createSession();
+}
+
+// Wrong uses must not type-check.
+// @ts-expect-error: bytes are Uint8Array, not strings
+engine.recordEdit(id, { turnId, path: 'a', before: 'x', after: null, toolName: 'E' });
+// @ts-expect-error: unknown policy
+engine.applyFileRewind(id, { since: messageId, policy: 'yolo' });
+// @ts-expect-error: the session id comes first
+engine.recordPrompt({ text: 'x' });
+// @ts-expect-error: a workspace needs remove()
+Engine.inMemory({ workspace: { read: () => null, write: () => {} } });
+
+void [t, n, hash, boundary, ok, child, running, sessions, ops, browser];

@@ -1,0 +1,649 @@
+/* tslint:disable */
+/* eslint-disable */
+
+/** Stable error codes: `error.code` of every `RewindError`. They never change once published. */
+export type ErrorCode =
+| "invalid_input"
+| "invalid_path"
+| "not_found"
+| "conflict"
+| "unavailable"
+| "host_error"
+| "corrupt"
+| "unrecoverable";
+
+/**
+ * Every failure is thrown as a real `Error` with `name` "RewindError" and a stable `code`.
+ * When a host callback (workspace, store or onCommit) threw, `cause` is the value it threw.
+ * A failed call leaves the engine usable: nothing is half-applied (a write that throws in the
+ * middle of an apply is rolled back from the journal before the error is reported).
+ */
+export interface RewindError extends Error {
+    name: "RewindError";
+    code: ErrorCode;
+    cause?: unknown;
+}
+
+/**
+ * The files the agent works on, as a JS object. Paths are validated, `/`-separated and
+ * relative to the workspace root. Throwing from any method reports `host_error` (or, when the
+ * thrown value has `code: "invalid_path"`, `invalid_path`) with the thrown value as `cause`.
+ */
+export interface WorkspaceHost {
+    /** The file's bytes, or `null` when it does not exist. */
+    read(path: string): Uint8Array | null;
+    /** Replace the file (creating parent directories). `bytes` is a copy the host may keep. */
+    write(path: string, bytes: Uint8Array): void;
+    /** Remove the file; a missing file is fine. */
+    remove(path: string): void;
+}
+
+/** One stored record: its key, its sequence number (or insertion order) and its JSON text. */
+export interface StoreRow {
+    id: string;
+    seq: number;
+    body: string;
+}
+
+/** A stored blob's key and sizes. */
+export interface StoreBlobInfo {
+    hash: string;
+    size: number;
+    stored: number;
+}
+
+/**
+ * A store as a JS object: the Rust `Store` + `StoreWrite` ports. Reads return rows as stored
+ * (the engine decodes and verifies them); absence is `null` or `[]`, never a throw.
+ * `commit(batch)` receives `Batch::to_bytes` (JSON, blob bytes in base64) and must apply all of
+ * it or nothing after checking its preconditions; a failed precondition is thrown as an error
+ * whose `code` is `"conflict"`. Any other throw is `host_error`, with the value as `cause`.
+ */
+export interface StoreHost {
+    session(id: string): StoreRow | null;
+    /** Every session, in creation order. */
+    sessions(): StoreRow[];
+    /** A session's messages, by seq. */
+    messages(sessionId: string): StoreRow[];
+    turn(sessionId: string, turnId: string): StoreRow | null;
+    /** A session's turns, by prompt seq. */
+    turns(sessionId: string): StoreRow[];
+    /** A session's checkpoints, by seq. */
+    checkpoints(sessionId: string): StoreRow[];
+    /** A session's operations, in commit order. */
+    operations(sessionId: string): StoreRow[];
+    /** Every pending journal, oldest first. */
+    journals(): StoreRow[];
+    /** A blob's bytes (the engine verifies the hash). */
+    blob(hash: string): Uint8Array | null;
+    /** Every stored blob, by hash. */
+    blobs(): StoreBlobInfo[];
+    /** The highest seq of the session's messages and checkpoints, 0 when none. */
+    lastSeq(sessionId: string): number;
+    /** The fact recorded for a command (fork, side chat) issued in `parentId`. */
+    commandFact(parentId: string, commandId: string): StoreRow | null;
+    /** How many batches were committed so far. */
+    version(): number;
+    /** Apply one batch atomically (see above). */
+    commit(batch: Uint8Array): void;
+}
+
+/** `new Engine({ store, workspace })`. */
+export interface EngineOptions {
+    store: StoreHost;
+    workspace: WorkspaceHost;
+}
+
+/**
+ * `Engine.inMemory({ workspace, onCommit })` / `Engine.fromLog(batches, { workspace, onCommit })`.
+ *
+ * Durability: the records live in memory. `onCommit(batch)` receives every committed batch,
+ * in order, as bytes, after it is committed, so a browser host can persist it asynchronously
+ * (IndexedDB, OPFS, a server). Until the host has persisted a batch, a crash or a closed tab
+ * loses it. To load, feed the persisted batches back in the same order with `Engine.fromLog`,
+ * then call `recover()` to settle an apply a crash interrupted. If `onCommit` throws, the batch
+ * stays committed in memory and the call throws `host_error` afterwards (the host's log now
+ * lacks that batch; `committedBatches()` gives the full log to rewrite it from).
+ */
+export interface MemoryEngineOptions {
+    workspace: WorkspaceHost;
+    onCommit?: (batch: Uint8Array) => void;
+}
+
+export type Millis = number;
+export type Policy = "block" | "skip" | "merge" | "force";
+export type CheckpointKind = "edit" | "write" | "shell" | "manual";
+export type SessionKind = "interactive" | "fork" | "side_chat";
+export type Role = "user" | "assistant" | "system" | "tool";
+export type MessageKind = "prompt" | "reply" | "tool_result" | "summary" | "notice" | "reminder" | "timeline";
+export type TurnStatus = "running" | "completed" | "failed";
+export type FileAction = "restore" | "delete";
+export type Scope = "conversation" | "workspace" | "both";
+export type UnsafeReason = "external_modified" | "checkpoint_unreadable" | "file_read_failed" | "unsupported_checkpoint";
+export type OperationKind = "file_rewind" | "conversation_rewind" | "both" | "undo" | "apply_failed" | "recovery" | "fork" | "side_chat";
+/** Any JSON value (message payloads). */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+// ---- inputs -------------------------------------------------------------------------------
+
+export interface SessionOptions {
+    /** Defaults to "Untitled session"; at most 500 characters. */
+    title?: string | null;
+    workspaceLabel?: string | null;
+}
+export interface PromptOptions {
+    text: string;
+    payload?: JsonValue;
+}
+export interface ReplyOptions {
+    turnId: string;
+    text: string;
+    /** The reply ended in an error. */
+    error?: boolean;
+    payload?: JsonValue;
+}
+export interface NoticeOptions {
+    turnId?: string | null;
+    text: string;
+    visibleToUi?: boolean;
+    /** Default true. */
+    visibleToModel?: boolean;
+}
+export interface CompactionOptions {
+    turnId?: string | null;
+    text: string;
+}
+/** One file a tool changed: the exact bytes before and after; `null` = the file was absent. */
+export interface RecordEditOptions {
+    turnId: string;
+    path: string;
+    before: Uint8Array | null;
+    after: Uint8Array | null;
+    toolName: string;
+    toolCallId?: string | null;
+    toolMessageId?: string | null;
+    /** Default "edit". */
+    kind?: CheckpointKind | null;
+}
+export interface FailedCaptureOptions {
+    turnId: string;
+    toolName: string;
+    path: string;
+    /** e.g. "read_failed", "too_large". */
+    reason: string;
+}
+export interface CompleteTurnOptions {
+    turnId: string;
+    failed?: boolean;
+    roundCount?: number | null;
+}
+/** Exactly one of `since` (a prompt's message id), `turn` or `checkpoint`; `paths` filters. */
+export interface TargetOptions {
+    since?: string | null;
+    turn?: string | null;
+    checkpoint?: string | null;
+    paths?: string[];
+}
+export interface ApplyOptions extends TargetOptions {
+    /** Default "block". */
+    policy?: Policy;
+}
+export interface RewindConversationOptions {
+    /** The prompt message to rewind to (it and everything after leave the branch). */
+    to: string;
+}
+export interface RewindOptions {
+    scope: Scope;
+    to: string;
+    policy?: Policy;
+    paths?: string[];
+}
+export interface UndoOptions {
+    operationId: string;
+    policy?: Policy;
+}
+export interface EditLastPromptOptions {
+    messageId: string;
+    text: string;
+    /** "preserve" (default) keeps the files; "rewind" also rewinds them. */
+    workspace?: "preserve" | "rewind";
+}
+export interface RetryLastReplyOptions {
+    messageId: string;
+}
+/** At most one of `at` (a message id), `checkpoint`, `turn`. */
+export interface ForkOptions {
+    at?: string | null;
+    checkpoint?: string | null;
+    turn?: string | null;
+    /** Idempotency key: the same command id replays the first result. */
+    commandId?: string | null;
+    /** "shared" (default) or "restore" (the files go back to the fork point). */
+    workspaceMode?: "shared" | "restore";
+}
+export interface SideChatOptions {
+    commandId?: string | null;
+}
+
+// ---- outputs ------------------------------------------------------------------------------
+
+export interface SeqRange {
+    start: number;
+    end: number | null;
+}
+export interface Session {
+    id: string;
+    parentId: string | null;
+    kind: SessionKind;
+    title: string;
+    traceId: string;
+    workspaceLabel: string | null;
+    createdAt: Millis;
+    branch: { ranges: SeqRange[] };
+    generation: number;
+    rewoundTo: string | null;
+}
+export interface PromptOutcome {
+    turnId: string;
+    messageId: string;
+    seq: number;
+}
+export interface MessageOutcome {
+    messageId: string;
+    seq: number;
+}
+export interface RecordedFile {
+    path: string;
+    before: string | null;
+    after: string | null;
+    additions: number;
+    deletions: number;
+    captureFailed?: string;
+}
+export interface EditOutcome {
+    checkpointId: string;
+    seq: number;
+    files: RecordedFile[];
+}
+export interface StableBoundary {
+    orderedMessageIds: string[];
+    boundaryMessageId: string;
+    roundCount: number;
+}
+export interface CompleteTurnOutcome {
+    turnId: string;
+    status: TurnStatus;
+    boundary: StableBoundary | null;
+}
+export interface Diagnostic {
+    kind: string;
+    id: string;
+    seq: number;
+    reason: string;
+}
+export interface MessageView {
+    id: string;
+    seq: number;
+    turnId: string | null;
+    role: Role;
+    kind: MessageKind;
+    visibleToUi: boolean;
+    visibleToModel: boolean;
+    text: string;
+}
+export interface ActiveBranch {
+    sessionId: string;
+    generation: number;
+    messages: MessageView[];
+    modelHistory: string[];
+    diagnostics: Diagnostic[];
+}
+export interface SafeFile {
+    path: string;
+    action: FileAction;
+    operationCount: number;
+    toolNames: string[];
+}
+export interface UnsafeFile {
+    path: string;
+    reason: UnsafeReason;
+    currentHash: string | null;
+    expectedHash: string | null;
+    message: string;
+    operationCount: number;
+    toolNames: string[];
+    /** `merge` would keep the user's edits and still undo the agent's change. */
+    mergeable: boolean;
+}
+export interface Preview {
+    sessionId: string;
+    /** Nothing unsafe and at least one file to restore. */
+    canApply: boolean;
+    safeFiles: SafeFile[];
+    unsafeFiles: UnsafeFile[];
+    revertedPaths: string[];
+    stats: { files: number; checkpoints: number; additions: number; deletions: number };
+}
+export interface RestoredFile {
+    path: string;
+    action: FileAction;
+    merged: boolean;
+    forced: boolean;
+}
+export interface ApplyOutcome {
+    applied: boolean;
+    operationId: string | null;
+    restoredFiles: RestoredFile[];
+    skippedFiles: string[];
+    /** Why nothing was applied (a failed write, rolled back), or null. */
+    cause: string | null;
+    preview: Preview;
+}
+export interface Evaluation {
+    available: boolean;
+    allowedScopes: Scope[];
+    strategy: "active_chain" | "file_only" | "unavailable";
+    targetStatus: "active_chain" | "covered_by_compact" | "missing";
+    reason: string;
+    compactBoundaryId: string | null;
+}
+export interface ConversationRewindOutcome {
+    rewound: boolean;
+    operationId: string;
+    targetMessageId: string;
+    requestedMessageId: string;
+    generation: number;
+    keptMessageCount: number;
+    removedTurnIds: string[];
+    evaluation: Evaluation;
+}
+export interface BothRewindOutcome extends ApplyOutcome {
+    rewound: boolean;
+    targetMessageId: string;
+    generation: number | null;
+    evaluation: Evaluation;
+}
+/** By scope: conversation → ConversationRewindOutcome, workspace → ApplyOutcome, both → BothRewindOutcome. */
+export type RewindOutcome = ConversationRewindOutcome | ApplyOutcome | BothRewindOutcome;
+export interface EditPromptOutcome {
+    disposition: "rewind" | "blocked";
+    reasonCode: string | null;
+    turnId: string | null;
+    messageId: string | null;
+    text: string;
+    operationId: string | null;
+    preview: Preview | null;
+}
+export interface ForkOutcome {
+    childId: string;
+    kind: SessionKind;
+    copiedMessages: number;
+    copiedCheckpoints: number;
+    restoredFiles: RestoredFile[];
+    commandId: string;
+    operationId: string | null;
+    /** The command id had run before: this is that first result, nothing was written. */
+    replayed: boolean;
+}
+export interface CheckpointFile {
+    path: string;
+    before: string;
+    after: string;
+    undone: boolean;
+    captureFailed?: string;
+}
+export interface CheckpointSummary {
+    checkpointId: string;
+    turnId: string;
+    messageId: string;
+    toolName: string;
+    files: CheckpointFile[];
+}
+export interface ResumeState {
+    session: Session;
+    messages: MessageView[];
+    modelHistory: string[];
+    turnNumber: number;
+    runningTurn: string | null;
+    activeCheckpoints: CheckpointSummary[];
+    undoableOperations: string[];
+    pendingJournals: string[];
+    diagnostics: Diagnostic[];
+}
+export interface Recovered {
+    journalId: string;
+    sessionId: string;
+    action: "finished" | "rolled_back";
+    operationId: string;
+    restoredPaths: string[];
+    leftPaths: string[];
+}
+export interface RecoverOutcome {
+    recovered: Recovered[];
+    diagnostics: Diagnostic[];
+}
+export type OpTarget =
+| { type: "since"; message_id: string }
+| { type: "turn"; turn_id: string }
+| { type: "checkpoint"; checkpoint_id: string }
+| { type: "operation"; operation_id: string };
+export interface OpFile {
+    path: string;
+    action: FileAction;
+    before: string | null;
+    after: string | null;
+    undid?: string[];
+    merged?: boolean;
+    forced?: boolean;
+}
+export interface Operation {
+    id: string;
+    sessionId: string;
+    kind: OperationKind;
+    createdAt: Millis;
+    target?: OpTarget;
+    policy?: Policy;
+    files?: OpFile[];
+    undoes?: string;
+    journalId?: string;
+    branchTarget?: string;
+    generation?: number;
+    note?: string;
+}
+
+
+
+/**
+ * The rewind engine over a JS workspace and an in-memory or JS store.
+ *
+ * @example
+ * ```js
+ * const engine = Engine.inMemory({ workspace, onCommit: (batch) => log.push(batch) });
+ * const { id } = engine.createSession({ title: 'demo' });
+ * const { turnId, messageId } = engine.recordPrompt(id, { text: 'rename foo' });
+ * ```
+ */
+export class Engine {
+    free(): void;
+    [Symbol.dispose](): void;
+    /**
+     * The active conversation branch.
+     */
+    activeBranch(sessionId: string): ActiveBranch;
+    /**
+     * Apply a file rewind under a policy.
+     */
+    applyFileRewind(sessionId: string, opts: ApplyOptions): ApplyOutcome;
+    /**
+     * Every checkpoint of a session, with undone files marked.
+     */
+    checkpoints(sessionId: string): CheckpointSummary[];
+    /**
+     * Every batch an in-memory engine holds (replayed and new), in commit order: a full log
+     * to rewrite a host's persisted copy from. Engines over a JS store have none.
+     */
+    committedBatches(): Uint8Array[];
+    /**
+     * Complete a turn (writes its stable boundary).
+     */
+    completeTurn(sessionId: string, opts: CompleteTurnOptions): CompleteTurnOutcome;
+    /**
+     * Start a session.
+     */
+    createSession(opts?: SessionOptions | null): Session;
+    /**
+     * Edit the latest prompt (rewinds to before it, then records the new text).
+     */
+    editLastPrompt(sessionId: string, opts: EditLastPromptOptions): EditPromptOutcome;
+    /**
+     * Fork a session at a message, checkpoint or turn.
+     */
+    fork(sessionId: string, opts: ForkOptions): ForkOutcome;
+    /**
+     * An in-memory engine rebuilt from the batches an earlier one handed to `onCommit`.
+     */
+    static fromLog(batches: Iterable<Uint8Array>, opts: MemoryEngineOptions): Engine;
+    /**
+     * An engine whose records live in memory; `onCommit(batch)` receives each committed batch.
+     */
+    static inMemory(opts: MemoryEngineOptions): Engine;
+    /**
+     * Every session, in creation order.
+     */
+    listSessions(): Session[];
+    /**
+     * An engine over a JS store host (`StoreHost`) and a JS workspace host.
+     */
+    constructor(opts: EngineOptions);
+    /**
+     * A session's operation log.
+     */
+    operations(sessionId: string): Operation[];
+    /**
+     * What a file rewind would do: safe and unsafe files, nothing written.
+     */
+    previewFileRewind(sessionId: string, opts: TargetOptions): Preview;
+    /**
+     * Record a compaction summary.
+     */
+    recordCompaction(sessionId: string, opts: CompactionOptions): MessageOutcome;
+    /**
+     * Record what a tool changed in one file: its exact bytes before and after.
+     */
+    recordEdit(sessionId: string, opts: RecordEditOptions): EditOutcome;
+    /**
+     * Record that a file's before-state could not be captured.
+     */
+    recordFailedCapture(sessionId: string, opts: FailedCaptureOptions): EditOutcome;
+    /**
+     * Record a notice.
+     */
+    recordNotice(sessionId: string, opts: NoticeOptions): MessageOutcome;
+    /**
+     * Record a prompt; it starts a turn.
+     */
+    recordPrompt(sessionId: string, opts: PromptOptions): PromptOutcome;
+    /**
+     * Record the assistant's reply in a turn.
+     */
+    recordReply(sessionId: string, opts: ReplyOptions): MessageOutcome;
+    /**
+     * Settle the journals a crash left (one session's, or every session's without an id).
+     */
+    recover(sessionId?: string | null): RecoverOutcome;
+    /**
+     * A session's derived state: transcript, running turn, undoable operations, diagnostics.
+     */
+    resume(sessionId: string): ResumeState;
+    /**
+     * Retry the latest reply.
+     */
+    retryLastReply(sessionId: string, opts: RetryLastReplyOptions): EditPromptOutcome;
+    /**
+     * Rewind the conversation to before a prompt.
+     */
+    rewindConversation(sessionId: string, opts: RewindConversationOptions): ConversationRewindOutcome;
+    /**
+     * Rewind the conversation, the workspace, or both as one unit.
+     */
+    rewind(sessionId: string, opts: RewindOptions): RewindOutcome;
+    /**
+     * Open a side chat.
+     */
+    sideChat(sessionId: string, opts: SideChatOptions): ForkOutcome;
+    /**
+     * Undo a file-writing operation.
+     */
+    undo(sessionId: string, opts: UndoOptions): ApplyOutcome;
+}
+
+/**
+ * Panics print their message to `console.error` instead of a bare `unreachable`. A panic
+ * aborts the call; the engine it happened in is unusable afterwards (its methods then throw).
+ */
+export function start(): void;
+
+export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
+
+export interface InitOutput {
+    readonly memory: WebAssembly.Memory;
+    readonly __wbg_engine_free: (a: number, b: number) => void;
+    readonly engine_activeBranch: (a: number, b: any) => [number, number, number];
+    readonly engine_applyFileRewind: (a: number, b: any, c: any) => [number, number, number];
+    readonly engine_checkpoints: (a: number, b: any) => [number, number, number];
+    readonly engine_committedBatches: (a: number) => [number, number, number];
+    readonly engine_completeTurn: (a: number, b: any, c: any) => [number, number, number];
+    readonly engine_createSession: (a: number, b: number) => [number, number, number];
+    readonly engine_editLastPrompt: (a: number, b: any, c: any) => [number, number, number];
+    readonly engine_fork: (a: number, b: any, c: any) => [number, number, number];
+    readonly engine_fromLog: (a: any, b: any) => [number, number, number];
+    readonly engine_inMemory: (a: any) => [number, number, number];
+    readonly engine_listSessions: (a: number) => [number, number, number];
+    readonly engine_new: (a: any) => [number, number, number];
+    readonly engine_operations: (a: number, b: any) => [number, number, number];
+    readonly engine_previewFileRewind: (a: number, b: any, c: any) => [number, number, number];
+    readonly engine_recordCompaction: (a: number, b: any, c: any) => [number, number, number];
+    readonly engine_recordEdit: (a: number, b: any, c: any) => [number, number, number];
+    readonly engine_recordFailedCapture: (a: number, b: any, c: any) => [number, number, number];
+    readonly engine_recordNotice: (a: number, b: any, c: any) => [number, number, number];
+    readonly engine_recordPrompt: (a: number, b: any, c: any) => [number, number, number];
+    readonly engine_recordReply: (a: number, b: any, c: any) => [number, number, number];
+    readonly engine_recover: (a: number, b: number) => [number, number, number];
+    readonly engine_resume: (a: number, b: any) => [number, number, number];
+    readonly engine_retryLastReply: (a: number, b: any, c: any) => [number, number, number];
+    readonly engine_rewind: (a: number, b: any, c: any) => [number, number, number];
+    readonly engine_rewindConversation: (a: number, b: any, c: any) => [number, number, number];
+    readonly engine_sideChat: (a: number, b: any, c: any) => [number, number, number];
+    readonly engine_undo: (a: number, b: any, c: any) => [number, number, number];
+    readonly start: () => void;
+    readonly __wbindgen_malloc: (a: number, b: number) => number;
+    readonly __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;
+    readonly __wbindgen_free: (a: number, b: number, c: number) => void;
+    readonly __wbindgen_exn_store: (a: number) => void;
+    readonly __externref_table_alloc: () => number;
+    readonly __wbindgen_externrefs: WebAssembly.Table;
+    readonly __externref_table_dealloc: (a: number) => void;
+    readonly __wbindgen_start: () => void;
+}
+
+export type SyncInitInput = BufferSource | WebAssembly.Module;
+
+/**
+ * Instantiates the given `module`, which can either be bytes or
+ * a precompiled `WebAssembly.Module`.
+ *
+ * @param {{ module: SyncInitInput }} module - Passing `SyncInitInput` directly is deprecated.
+ *
+ * @returns {InitOutput}
+ */
+export function initSync(module: { module: SyncInitInput } | SyncInitInput): InitOutput;
+
+/**
+ * If `module_or_path` is {RequestInfo} or {URL}, makes a request and
+ * for everything else, calls `WebAssembly.instantiate` directly.
+ *
+ * @param {{ module_or_path: InitInput | Promise<InitInput> }} module_or_path - Passing `InitInput` directly is deprecated.
+ *
+ * @returns {Promise<InitOutput>}
+ */
+export default function __wbg_init (module_or_path?: { module_or_path: InitInput | Promise<InitInput> } | InitInput | Promise<InitInput>): Promise<InitOutput>;

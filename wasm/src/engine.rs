@@ -1,0 +1,586 @@
+//! The `Engine` class: one method per verb, named and shaped like the JSON dispatcher
+//! (`tests/src/call.rs`) and the CLI's `--json`.
+
+use crate::convert::{self, options, string, to_js};
+use crate::error::{Coded, JsErr};
+use crate::host::{
+    CryptoIds, EmittingStore, JsClock, JsStore, JsWorkspace, STORE_METHODS, StoreHost, Thrown,
+    WORKSPACE_METHODS, WorkspaceHost, require_methods,
+};
+use js_sys::{Function, Uint8Array};
+use rewind_core::batch::Batch;
+use rewind_core::branch::Scope;
+use rewind_core::files::{ApplyOptions, TargetOptions};
+use rewind_core::id::{MessageId, SessionId, TurnId};
+use rewind_core::model::{CheckpointKind, Policy};
+use rewind_core::ports::StoreWrite;
+use rewind_core::record::{EditChange, EditOptions};
+use rewind_core::testkit::MemStore;
+use rewind_core::{ErrorKind, both, conversation};
+use serde::Deserialize;
+use wasm_bindgen::prelude::*;
+
+type Result<T, E = JsValue> = std::result::Result<T, E>;
+
+#[wasm_bindgen]
+extern "C" {
+    /// `SessionOptions`, as an optional argument (`opts?: SessionOptions | null` in the .d.ts).
+    #[wasm_bindgen(typescript_type = "SessionOptions")]
+    pub type SessionOptionsArg;
+    /// A session id, as an optional argument.
+    #[wasm_bindgen(typescript_type = "string")]
+    pub type SessionIdArg;
+}
+
+enum Inner {
+    Memory(rewind_core::Engine<EmittingStore, JsWorkspace>),
+    Store(rewind_core::Engine<JsStore, JsWorkspace>),
+}
+
+/// Run `$body` with `$e` bound to whichever core engine this is.
+macro_rules! with {
+    ($inner:expr, $e:ident => $body:expr) => {
+        match $inner {
+            Inner::Memory($e) => $body,
+            Inner::Store($e) => $body,
+        }
+    };
+}
+
+/// The rewind engine over a JS workspace and an in-memory or JS store.
+///
+/// @example
+/// ```js
+/// const engine = Engine.inMemory({ workspace, onCommit: (batch) => log.push(batch) });
+/// const { id } = engine.createSession({ title: 'demo' });
+/// const { turnId, messageId } = engine.recordPrompt(id, { text: 'rename foo' });
+/// ```
+#[wasm_bindgen]
+pub struct Engine {
+    inner: Inner,
+    /// What a workspace or store callback threw during the current call.
+    thrown: Thrown,
+    /// What `onCommit` threw during the current call.
+    hook_failed: Thrown,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kind = match self.inner {
+            Inner::Memory(_) => "memory",
+            Inner::Store(_) => "store",
+        };
+        f.debug_struct("Engine")
+            .field("store", &kind)
+            .finish_non_exhaustive()
+    }
+}
+
+/// `{ workspace, onCommit }` of `Engine.inMemory` / `Engine.fromLog`.
+struct MemoryOptions {
+    workspace: WorkspaceHost,
+    on_commit: Option<Function>,
+}
+
+fn get(obj: &JsValue, key: &str) -> JsValue {
+    js_sys::Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+fn workspace_of(opts: &JsValue, what: &str) -> Result<WorkspaceHost, JsErr> {
+    if !opts.is_object() {
+        return Err(JsErr::input(format!(
+            "{what} takes an options object with a workspace"
+        )));
+    }
+    let ws = get(opts, "workspace");
+    require_methods(&ws, "workspace", WORKSPACE_METHODS).map_err(JsErr::input)?;
+    Ok(ws.unchecked_into())
+}
+
+fn memory_options(opts: &JsValue, what: &str) -> Result<MemoryOptions, JsErr> {
+    let workspace = workspace_of(opts, what)?;
+    let hook = get(opts, "onCommit");
+    let on_commit = if hook.is_undefined() || hook.is_null() {
+        None
+    } else if hook.is_function() {
+        Some(hook.unchecked_into())
+    } else {
+        return Err(JsErr::input("onCommit must be a function"));
+    };
+    Ok(MemoryOptions {
+        workspace,
+        on_commit,
+    })
+}
+
+/// `recordEdit` options: one file, its exact bytes before and after (`null` = absent).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct RecordEditArgs {
+    turn_id: TurnId,
+    path: String,
+    tool_name: String,
+    #[serde(default)]
+    tool_call_id: Option<String>,
+    #[serde(default)]
+    tool_message_id: Option<MessageId>,
+    #[serde(default)]
+    kind: Option<CheckpointKind>,
+}
+
+/// `rewind` options: the scope picks the verb.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct RewindArgs {
+    scope: Scope,
+    to: MessageId,
+    #[serde(default)]
+    policy: Policy,
+    #[serde(default)]
+    paths: Vec<String>,
+}
+
+fn session_id(v: &JsValue) -> Result<SessionId, JsErr> {
+    let s = string(v, "sessionId")?;
+    SessionId::parse(&s).map_err(|e| JsErr::input(e.to_string()))
+}
+
+impl Engine {
+    fn new_memory(store: MemStore, opts: MemoryOptions) -> Self {
+        let thrown = Thrown::default();
+        let hook_failed = Thrown::default();
+        let store = EmittingStore::new(store, opts.on_commit, hook_failed.clone());
+        let ws = JsWorkspace::new(opts.workspace, thrown.clone());
+        Self {
+            inner: Inner::Memory(rewind_core::Engine::new(store, ws, JsClock, CryptoIds)),
+            thrown,
+            hook_failed,
+        }
+    }
+
+    /// Run a verb: clear the exception slots, map the error to a JS Error with its code and
+    /// the host's exception as `cause`, convert the result.
+    fn run<T: serde::Serialize, E: Coded>(
+        &mut self,
+        f: impl FnOnce(&mut Inner) -> Result<T, E>,
+    ) -> Result<JsValue> {
+        self.thrown.clear();
+        self.hook_failed.clear();
+        let result = f(&mut self.inner);
+        let thrown = self.thrown.take();
+        let value = result.map_err(|e| JsErr::new(e.code(), e.to_string()).with_cause(thrown))?;
+        if let Some(hook) = self.hook_failed.take() {
+            return Err(JsErr::new(
+                ErrorKind::HostError,
+                "onCommit threw: the call completed and its changes are in the engine, but the host \
+                 did not take the committed batch, so its log now lacks it (rewrite it from \
+                 committedBatches())",
+            )
+            .with_cause(Some(hook))
+            .into());
+        }
+        Ok(to_js(&value)?)
+    }
+}
+
+#[wasm_bindgen]
+impl Engine {
+    /// An engine over a JS store host (`StoreHost`) and a JS workspace host.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "EngineOptions")] opts: JsValue,
+    ) -> Result<Self> {
+        let workspace = workspace_of(&opts, "new Engine")?;
+        let store = get(&opts, "store");
+        require_methods(&store, "store", STORE_METHODS).map_err(JsErr::input)?;
+        let thrown = Thrown::default();
+        let store = JsStore::new(store.unchecked_into::<StoreHost>(), thrown.clone());
+        let ws = JsWorkspace::new(workspace, thrown.clone());
+        Ok(Self {
+            inner: Inner::Store(rewind_core::Engine::new(store, ws, JsClock, CryptoIds)),
+            thrown,
+            hook_failed: Thrown::default(),
+        })
+    }
+
+    /// An engine whose records live in memory; `onCommit(batch)` receives each committed batch.
+    #[wasm_bindgen(js_name = inMemory)]
+    pub fn in_memory(
+        #[wasm_bindgen(unchecked_param_type = "MemoryEngineOptions")] opts: JsValue,
+    ) -> Result<Self> {
+        let opts = memory_options(&opts, "Engine.inMemory")?;
+        Ok(Self::new_memory(MemStore::new(), opts))
+    }
+
+    /// An in-memory engine rebuilt from the batches an earlier one handed to `onCommit`.
+    #[wasm_bindgen(js_name = fromLog)]
+    pub fn from_log(
+        #[wasm_bindgen(unchecked_param_type = "Iterable<Uint8Array>")] batches: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "MemoryEngineOptions")] opts: JsValue,
+    ) -> Result<Self> {
+        let opts = memory_options(&opts, "Engine.fromLog")?;
+        let iter = js_sys::try_iter(&batches)
+            .ok()
+            .flatten()
+            .ok_or_else(|| JsErr::input("fromLog takes an iterable of Uint8Array batches"))?;
+        let mut store = MemStore::new();
+        for (i, item) in iter.enumerate() {
+            let item =
+                item.map_err(|e| JsErr::input("iterating the batches threw").with_cause(Some(e)))?;
+            let bytes = item.dyn_into::<Uint8Array>().map_err(|v| {
+                JsErr::input(format!(
+                    "batch {i} of the log is {}, not a Uint8Array",
+                    convert::type_name(&v)
+                ))
+            })?;
+            let batch = Batch::from_bytes(&bytes.to_vec()).map_err(|e| {
+                JsErr::new(
+                    ErrorKind::Corrupt,
+                    format!("batch {i} of the log does not decode: {e}"),
+                )
+            })?;
+            store.commit(batch).map_err(|e| {
+                JsErr::new(
+                    ErrorKind::Corrupt,
+                    format!("batch {i} of the log does not apply: {e}"),
+                )
+            })?;
+        }
+        Ok(Self::new_memory(store, opts))
+    }
+
+    /// Every batch an in-memory engine holds (replayed and new), in commit order: a full log
+    /// to rewrite a host's persisted copy from. Engines over a JS store have none.
+    #[wasm_bindgen(js_name = committedBatches, unchecked_return_type = "Uint8Array[]")]
+    pub fn committed_batches(&self) -> Result<JsValue> {
+        match &self.inner {
+            Inner::Memory(e) => Ok(e
+                .store()
+                .committed()
+                .iter()
+                .map(|b| JsValue::from(Uint8Array::from(b.to_bytes().as_slice())))
+                .collect::<js_sys::Array>()
+                .into()),
+            Inner::Store(_) => Err(JsErr::new(
+                ErrorKind::Unavailable,
+                "committedBatches: this engine's records are in the JS store host",
+            )
+            .into()),
+        }
+    }
+
+    /// Start a session.
+    #[wasm_bindgen(js_name = createSession, unchecked_return_type = "Session")]
+    pub fn create_session(&mut self, opts: Option<SessionOptionsArg>) -> Result<JsValue> {
+        let opts: JsValue = opts.map_or(JsValue::UNDEFINED, Into::into);
+        let o = options(&opts, "createSession options")?;
+        self.run(|i| with!(i, e => e.create_session(o)))
+    }
+
+    /// Every session, in creation order.
+    #[wasm_bindgen(js_name = listSessions, unchecked_return_type = "Session[]")]
+    pub fn list_sessions(&mut self) -> Result<JsValue> {
+        self.run(|i| with!(i, e => e.sessions().map(|d| d.items)))
+    }
+
+    /// Record a prompt; it starts a turn.
+    #[wasm_bindgen(js_name = recordPrompt, unchecked_return_type = "PromptOutcome")]
+    pub fn record_prompt(
+        &mut self,
+        #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "PromptOptions")] opts: JsValue,
+    ) -> Result<JsValue> {
+        let s = session_id(&session)?;
+        let o = options(&opts, "recordPrompt options")?;
+        self.run(|i| with!(i, e => e.record_prompt(&s, o)))
+    }
+
+    /// Record the assistant's reply in a turn.
+    #[wasm_bindgen(js_name = recordReply, unchecked_return_type = "MessageOutcome")]
+    pub fn record_reply(
+        &mut self,
+        #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "ReplyOptions")] opts: JsValue,
+    ) -> Result<JsValue> {
+        let s = session_id(&session)?;
+        let o = options(&opts, "recordReply options")?;
+        self.run(|i| with!(i, e => e.record_reply(&s, o)))
+    }
+
+    /// Record a notice.
+    #[wasm_bindgen(js_name = recordNotice, unchecked_return_type = "MessageOutcome")]
+    pub fn record_notice(
+        &mut self,
+        #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "NoticeOptions")] opts: JsValue,
+    ) -> Result<JsValue> {
+        let s = session_id(&session)?;
+        let o = options(&opts, "recordNotice options")?;
+        self.run(|i| with!(i, e => e.record_notice(&s, o)))
+    }
+
+    /// Record a compaction summary.
+    #[wasm_bindgen(js_name = recordCompaction, unchecked_return_type = "MessageOutcome")]
+    pub fn record_compaction(
+        &mut self,
+        #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "CompactionOptions")] opts: JsValue,
+    ) -> Result<JsValue> {
+        let s = session_id(&session)?;
+        let o = options(&opts, "recordCompaction options")?;
+        self.run(|i| with!(i, e => e.record_compaction(&s, o)))
+    }
+
+    /// Record what a tool changed in one file: its exact bytes before and after.
+    #[wasm_bindgen(js_name = recordEdit, unchecked_return_type = "EditOutcome")]
+    pub fn record_edit(
+        &mut self,
+        #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "RecordEditOptions")] opts: JsValue,
+    ) -> Result<JsValue> {
+        let s = session_id(&session)?;
+        if !opts.is_object() {
+            return Err(JsErr::input("recordEdit takes an options object").into());
+        }
+        let side = |key: &str| -> Result<Option<Vec<u8>>, JsErr> {
+            let v = get(&opts, key);
+            convert::opt_bytes(&v).ok_or_else(|| {
+                JsErr::input(format!(
+                    "recordEdit {key} must be a Uint8Array or null, not {}",
+                    convert::type_name(&v)
+                ))
+            })
+        };
+        let before = side("before")?;
+        let after = side("after")?;
+        // The rest is plain data: read it without the byte fields.
+        let rest = js_sys::Object::assign(&js_sys::Object::new(), opts.unchecked_ref());
+        for key in ["before", "after"] {
+            let _ = js_sys::Reflect::delete_property(&rest, &JsValue::from_str(key));
+        }
+        let a: RecordEditArgs = options(&rest.into(), "recordEdit options")?;
+        let o = EditOptions {
+            turn_id: a.turn_id,
+            tool_name: a.tool_name,
+            tool_call_id: a.tool_call_id,
+            tool_message_id: a.tool_message_id,
+            kind: a.kind.unwrap_or(CheckpointKind::Edit),
+            changes: vec![EditChange {
+                path: a.path,
+                before,
+                after,
+                patch: None,
+            }],
+        };
+        self.run(|i| with!(i, e => e.record_edit(&s, o)))
+    }
+
+    /// Record that a file's before-state could not be captured.
+    #[wasm_bindgen(js_name = recordFailedCapture, unchecked_return_type = "EditOutcome")]
+    pub fn record_failed_capture(
+        &mut self,
+        #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "FailedCaptureOptions")] opts: JsValue,
+    ) -> Result<JsValue> {
+        let s = session_id(&session)?;
+        let o = options(&opts, "recordFailedCapture options")?;
+        self.run(|i| with!(i, e => e.record_failed_capture(&s, o)))
+    }
+
+    /// Complete a turn (writes its stable boundary).
+    #[wasm_bindgen(js_name = completeTurn, unchecked_return_type = "CompleteTurnOutcome")]
+    pub fn complete_turn(
+        &mut self,
+        #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "CompleteTurnOptions")] opts: JsValue,
+    ) -> Result<JsValue> {
+        let s = session_id(&session)?;
+        let o = options(&opts, "completeTurn options")?;
+        self.run(|i| with!(i, e => e.complete_turn(&s, o)))
+    }
+
+    /// The active conversation branch.
+    #[wasm_bindgen(js_name = activeBranch, unchecked_return_type = "ActiveBranch")]
+    pub fn active_branch(
+        &mut self,
+        #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
+    ) -> Result<JsValue> {
+        let s = session_id(&session)?;
+        self.run(|i| with!(i, e => e.active_branch(&s)))
+    }
+
+    /// What a file rewind would do: safe and unsafe files, nothing written.
+    #[wasm_bindgen(js_name = previewFileRewind, unchecked_return_type = "Preview")]
+    pub fn preview_file_rewind(
+        &mut self,
+        #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "TargetOptions")] opts: JsValue,
+    ) -> Result<JsValue> {
+        let s = session_id(&session)?;
+        let o: TargetOptions = options(&opts, "previewFileRewind options")?;
+        self.run(|i| with!(i, e => e.preview_file_rewind(&s, o)))
+    }
+
+    /// Apply a file rewind under a policy.
+    #[wasm_bindgen(js_name = applyFileRewind, unchecked_return_type = "ApplyOutcome")]
+    pub fn apply_file_rewind(
+        &mut self,
+        #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "ApplyOptions")] opts: JsValue,
+    ) -> Result<JsValue> {
+        let s = session_id(&session)?;
+        let o: ApplyOptions = options(&opts, "applyFileRewind options")?;
+        self.run(|i| with!(i, e => e.apply_file_rewind(&s, o)))
+    }
+
+    /// Rewind the conversation to before a prompt.
+    #[wasm_bindgen(js_name = rewindConversation, unchecked_return_type = "ConversationRewindOutcome")]
+    pub fn rewind_conversation(
+        &mut self,
+        #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "RewindConversationOptions")] opts: JsValue,
+    ) -> Result<JsValue> {
+        let s = session_id(&session)?;
+        let o: conversation::Options = options(&opts, "rewindConversation options")?;
+        self.run(|i| with!(i, e => e.rewind_conversation(&s, o)))
+    }
+
+    /// Rewind the conversation, the workspace, or both as one unit.
+    #[wasm_bindgen(unchecked_return_type = "RewindOutcome")]
+    pub fn rewind(
+        &mut self,
+        #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "RewindOptions")] opts: JsValue,
+    ) -> Result<JsValue> {
+        let s = session_id(&session)?;
+        let a: RewindArgs = options(&opts, "rewind options")?;
+        match a.scope {
+            Scope::Conversation => {
+                let o = conversation::Options { to: a.to };
+                self.run(|i| with!(i, e => e.rewind_conversation(&s, o)))
+            }
+            Scope::Workspace => {
+                let o = ApplyOptions {
+                    target: TargetOptions {
+                        since: Some(a.to),
+                        paths: a.paths,
+                        ..TargetOptions::default()
+                    },
+                    policy: a.policy,
+                };
+                self.run(|i| with!(i, e => e.apply_file_rewind(&s, o)))
+            }
+            Scope::Both => {
+                let o = both::Options {
+                    to: a.to,
+                    policy: a.policy,
+                    paths: a.paths,
+                };
+                self.run(|i| with!(i, e => e.rewind_both(&s, o)))
+            }
+        }
+    }
+
+    /// Undo a file-writing operation.
+    #[wasm_bindgen(unchecked_return_type = "ApplyOutcome")]
+    pub fn undo(
+        &mut self,
+        #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "UndoOptions")] opts: JsValue,
+    ) -> Result<JsValue> {
+        let s = session_id(&session)?;
+        let o = options(&opts, "undo options")?;
+        self.run(|i| with!(i, e => e.undo(&s, o)))
+    }
+
+    /// Edit the latest prompt (rewinds to before it, then records the new text).
+    #[wasm_bindgen(js_name = editLastPrompt, unchecked_return_type = "EditPromptOutcome")]
+    pub fn edit_last_prompt(
+        &mut self,
+        #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "EditLastPromptOptions")] opts: JsValue,
+    ) -> Result<JsValue> {
+        let s = session_id(&session)?;
+        let o = options(&opts, "editLastPrompt options")?;
+        self.run(|i| with!(i, e => e.edit_last_prompt(&s, o)))
+    }
+
+    /// Retry the latest reply.
+    #[wasm_bindgen(js_name = retryLastReply, unchecked_return_type = "EditPromptOutcome")]
+    pub fn retry_last_reply(
+        &mut self,
+        #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "RetryLastReplyOptions")] opts: JsValue,
+    ) -> Result<JsValue> {
+        let s = session_id(&session)?;
+        let o = options(&opts, "retryLastReply options")?;
+        self.run(|i| with!(i, e => e.retry_last_reply(&s, o)))
+    }
+
+    /// Fork a session at a message, checkpoint or turn.
+    #[wasm_bindgen(unchecked_return_type = "ForkOutcome")]
+    pub fn fork(
+        &mut self,
+        #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "ForkOptions")] opts: JsValue,
+    ) -> Result<JsValue> {
+        let s = session_id(&session)?;
+        let o = options(&opts, "fork options")?;
+        self.run(|i| with!(i, e => e.fork(&s, o)))
+    }
+
+    /// Open a side chat.
+    #[wasm_bindgen(js_name = sideChat, unchecked_return_type = "ForkOutcome")]
+    pub fn side_chat(
+        &mut self,
+        #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "SideChatOptions")] opts: JsValue,
+    ) -> Result<JsValue> {
+        let s = session_id(&session)?;
+        let o = options(&opts, "sideChat options")?;
+        self.run(|i| with!(i, e => e.side_chat(&s, o)))
+    }
+
+    /// A session's derived state: transcript, running turn, undoable operations, diagnostics.
+    #[wasm_bindgen(unchecked_return_type = "ResumeState")]
+    pub fn resume(
+        &mut self,
+        #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
+    ) -> Result<JsValue> {
+        let s = session_id(&session)?;
+        self.run(|i| with!(i, e => e.resume(&s)))
+    }
+
+    /// Settle the journals a crash left (one session's, or every session's without an id).
+    #[wasm_bindgen(unchecked_return_type = "RecoverOutcome")]
+    pub fn recover(
+        &mut self,
+        #[wasm_bindgen(js_name = sessionId)] session: Option<SessionIdArg>,
+    ) -> Result<JsValue> {
+        let s = match session {
+            Some(v) => Some(session_id(&v.into())?),
+            None => None,
+        };
+        self.run(|i| with!(i, e => e.recover(s.as_ref())))
+    }
+
+    /// Every checkpoint of a session, with undone files marked.
+    #[wasm_bindgen(unchecked_return_type = "CheckpointSummary[]")]
+    pub fn checkpoints(
+        &mut self,
+        #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
+    ) -> Result<JsValue> {
+        let s = session_id(&session)?;
+        self.run(|i| with!(i, e => e.checkpoints(&s)))
+    }
+
+    /// A session's operation log.
+    #[wasm_bindgen(unchecked_return_type = "Operation[]")]
+    pub fn operations(
+        &mut self,
+        #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
+    ) -> Result<JsValue> {
+        let s = session_id(&session)?;
+        self.run(|i| with!(i, e => e.operations(&s).map(|d| d.items)))
+    }
+}

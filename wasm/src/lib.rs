@@ -1,0 +1,30 @@
+//! # rewind-wasm
+//!
+//! rewind for JavaScript, in Node and in browsers: the [`rewind_core`] engine behind
+//! wasm-bindgen. One `Engine` class with one camelCase method per verb; plain objects in and
+//! out, `Uint8Array` for bytes, full TypeScript declarations, and errors that are real JS
+//! `Error`s with a stable `code` (and, when a host callback threw, that exception as `cause`).
+//!
+//! The hosts are JS objects: the workspace `{ read, write, remove }`, and either an in-memory
+//! store whose committed batches go to `onCommit(bytes)` (persist them, replay them with
+//! `Engine.fromLog`), or a JS store object mirroring the core's `Store`/`StoreWrite` ports.
+//! Time is `Date.now()`; ids are random from `crypto.getRandomValues`.
+//!
+//! Module map: [`engine`] (the class), `host` (the JS hosts as core ports), `convert` (serde
+//! across the boundary), `error` (`RewindError`), `types` (the TypeScript declarations).
+
+pub mod engine;
+
+mod convert;
+mod error;
+mod host;
+mod types;
+
+pub use engine::Engine;
+
+/// Panics print their message to `console.error` instead of a bare `unreachable`. A panic
+/// aborts the call; the engine it happened in is unusable afterwards (its methods then throw).
+#[wasm_bindgen::prelude::wasm_bindgen(start)]
+pub fn start() {
+    console_error_panic_hook::set_once();
+}
