@@ -56,11 +56,6 @@ impl NativeWorkspace {
     pub fn disk(&self) -> &DiskWorkspace {
         &self.disk
     }
-
-    fn wrote(&mut self) {
-        #[cfg(feature = "crash-hook")]
-        self.hook.after_write();
-    }
 }
 
 impl Workspace for NativeWorkspace {
@@ -69,12 +64,14 @@ impl Workspace for NativeWorkspace {
     }
     fn write(&mut self, path: &WorkPath, bytes: &[u8]) -> Result<(), HostError> {
         self.disk.write(path, bytes)?;
-        self.wrote();
+        #[cfg(feature = "crash-hook")]
+        self.hook.after_write();
         Ok(())
     }
     fn remove(&mut self, path: &WorkPath) -> Result<(), HostError> {
         self.disk.remove(path)?;
-        self.wrote();
+        #[cfg(feature = "crash-hook")]
+        self.hook.after_write();
         Ok(())
     }
 }

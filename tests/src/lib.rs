@@ -6,4 +6,4 @@ pub mod call;
 pub mod scenario;
 
 pub use call::{CallError, call};
-pub use scenario::{Scenario, load_dir, run};
+pub use scenario::{Scenario, load_dir, run, run_all};

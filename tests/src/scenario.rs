@@ -317,3 +317,34 @@ pub fn load_dir(dir: &std::path::Path) -> Vec<(String, Scenario)> {
         })
         .collect()
 }
+
+/// Run every scenario of `tests/scenarios/` on a fresh engine from `make` (which may also hand
+/// back a guard, e.g. a temp dir, kept alive for the scenario), and fail with every failure
+/// listed. Returns how many scenarios ran.
+pub fn run_all<S: StoreWrite, W: Workspace, G>(
+    mut make: impl FnMut() -> (Engine<Faulty<S>, Faulty<W>>, G),
+) -> Result<usize, String> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let scenarios = load_dir(&dir);
+    if scenarios.len() < 10 {
+        return Err(format!(
+            "expected the scenario suite, found {} files",
+            scenarios.len()
+        ));
+    }
+    let mut failures = Vec::new();
+    for (file, sc) in &scenarios {
+        let (mut engine, _guard) = make();
+        if let Err(e) = run(sc, &mut engine) {
+            failures.push(format!("{file}: {e}"));
+        }
+    }
+    match failures.is_empty() {
+        true => Ok(scenarios.len()),
+        false => Err(format!(
+            "{} scenario(s) failed:\n{}",
+            failures.len(),
+            failures.join("\n\n")
+        )),
+    }
+}

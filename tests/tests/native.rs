@@ -7,36 +7,25 @@ use rewind_host::{DiskWorkspace, SqliteStore};
 use std::path::Path;
 
 fn run_all(open_store: impl Fn(&Path) -> SqliteStore) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
-    let scenarios = rewind_tests::load_dir(&dir);
-    assert!(
-        scenarios.len() >= 10,
-        "expected the scenario suite, found {}",
-        scenarios.len()
-    );
-    let mut failures = Vec::new();
-    for (file, sc) in &scenarios {
+    let ran = rewind_tests::run_all(|| {
         let tmp = tempfile::tempdir().expect("tempdir");
         let root = tmp.path().join("ws");
         std::fs::create_dir_all(&root).expect("mkdir");
         let store = open_store(tmp.path());
         let ws = DiskWorkspace::open(&root).expect("workspace");
-        let mut engine = Engine::new(
-            Faulty::new(store),
-            Faulty::new(ws),
-            TickClock::default(),
-            SeqIds::default(),
-        );
-        if let Err(e) = rewind_tests::run(sc, &mut engine) {
-            failures.push(format!("{file}: {e}"));
-        }
+        (
+            Engine::new(
+                Faulty::new(store),
+                Faulty::new(ws),
+                TickClock::default(),
+                SeqIds::default(),
+            ),
+            tmp,
+        )
+    });
+    if let Err(failures) = ran {
+        panic!("{failures}");
     }
-    assert!(
-        failures.is_empty(),
-        "{} scenario(s) failed:\n{}",
-        failures.len(),
-        failures.join("\n\n")
-    );
 }
 
 #[test]
