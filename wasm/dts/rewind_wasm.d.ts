@@ -120,7 +120,7 @@ export type TurnStatus = "running" | "completed" | "failed";
 export type FileAction = "restore" | "delete";
 export type Scope = "conversation" | "workspace" | "both";
 export type UnsafeReason = "external_modified" | "checkpoint_unreadable" | "file_read_failed" | "unsupported_checkpoint";
-export type OperationKind = "file_rewind" | "conversation_rewind" | "both" | "undo" | "apply_failed" | "recovery" | "fork" | "side_chat";
+export type OperationKind = "file_rewind" | "conversation_rewind" | "both" | "undo" | "apply_failed" | "recovery" | "fork" | "side_chat" | "gc";
 /** Any JSON value (message payloads). */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
@@ -223,6 +223,15 @@ export interface ForkOptions {
 }
 export interface SideChatOptions {
     commandId?: string | null;
+}
+/** Retention settings for `gc`. */
+export interface GcOptions {
+    /** Keep the newest N checkpoints of each session (default 100). */
+    keep?: number | null;
+    /** Drop sessions idle for more than this many days (default: never). */
+    olderThanDays?: number | null;
+    /** Plan only; delete nothing. */
+    dryRun?: boolean;
 }
 
 // ---- outputs ------------------------------------------------------------------------------
@@ -436,6 +445,38 @@ export interface OpFile {
     merged?: boolean;
     forced?: boolean;
 }
+export interface GcTally {
+    count: number;
+    /** Bytes they take in the store (blobs only). */
+    bytes: number;
+}
+export interface GcPlan {
+    sessions: string[];
+    checkpoints: { sessionId: string; checkpointId: string; seq: number }[];
+    blobs: string[];
+    totals: { sessions: GcTally; checkpoints: GcTally; blobs: GcTally };
+    /** Old sessions kept, and why ("pending_journal" | "live_child"). */
+    protected: { sessionId: string; reason: "pending_journal" | "live_child" }[];
+    /** Rows that do not decode; while there are any, no blob is deleted. */
+    undecodableRows: number;
+}
+export interface GcOutcome {
+    plan: GcPlan;
+    applied: boolean;
+    batches: number;
+}
+export interface StorageStats {
+    sessions: number;
+    checkpoints: number;
+    fileChanges: number;
+    /** Every before and after of every change, in full. */
+    logicalBytes: number;
+    /** Distinct contents (stored once). */
+    uniqueBytes: number;
+    /** What the store holds for them. */
+    storedBytes: number;
+    blobs: number;
+}
 export interface Operation {
     id: string;
     sessionId: string;
@@ -448,6 +489,8 @@ export interface Operation {
     journalId?: string;
     branchTarget?: string;
     generation?: number;
+    /** gc: the highest seq of the checkpoints it dropped. */
+    droppedThrough?: number;
     note?: string;
 }
 
@@ -503,6 +546,12 @@ export class Engine {
      * An in-memory engine rebuilt from the batches an earlier one handed to `onCommit`.
      */
     static fromLog(batches: Iterable<Uint8Array>, opts: MemoryEngineOptions): Engine;
+    /**
+     * Retention then garbage collection: drop checkpoints past the newest `keep` (default 100)
+     * per session and sessions idle for `olderThanDays` (default never), then every blob
+     * nothing references. `dryRun` only plans.
+     */
+    gc(opts: GcOptions | undefined): GcOutcome;
     /**
      * An engine whose records live in memory; `onCommit(batch)` receives each committed batch.
      */
@@ -571,6 +620,10 @@ export class Engine {
      * Open a side chat.
      */
     sideChat(sessionId: string, opts: SideChatOptions): ForkOutcome;
+    /**
+     * Bytes recorded versus bytes stored.
+     */
+    stats(): StorageStats;
     /**
      * Undo a file-writing operation.
      */

@@ -76,4 +76,5 @@ coded!(
     rewind_core::edit::Error,
     rewind_core::fork::Error,
     rewind_core::recover::Error,
+    rewind_core::gc::Error,
 );

@@ -1,7 +1,7 @@
 //! Retention and garbage collection: what goes, what must stay, and that everything left is
 //! still restorable.
 
-use super::harness::{MemEngine, engine, prompt, session, tool_edit};
+use super::harness::{MemEngine, Shared, engine, prompt, session, tool_edit};
 // proptest does not build for wasm32-unknown-unknown: the property below runs natively only.
 #[cfg(not(target_arch = "wasm32"))]
 use proptest::prelude::*;
@@ -349,4 +349,116 @@ proptest! {
             all_restorable(&e);
         }
     }
+}
+
+/// Runs a gc from a second engine while the first one is in the middle of a `both` rewind
+/// (between its plan and its writes), as another process could.
+struct GcInTheMiddle {
+    other: Engine<Shared, rewind_core::testkit::MemWorkspace>,
+    deleted: std::rc::Rc<std::cell::RefCell<usize>>,
+}
+
+impl rewind_core::ports::TurnControl for GcInTheMiddle {
+    fn stop_turns(
+        &mut self,
+        _: &SessionId,
+        _: &[rewind_core::id::TurnId],
+    ) -> Result<(), rewind_core::HostError> {
+        let out = self
+            .other
+            .gc(
+                Options {
+                    keep: 0,
+                    older_than_days: None,
+                },
+                false,
+            )
+            .expect("gc");
+        *self.deleted.borrow_mut() =
+            out.plan.totals.checkpoints.count + out.plan.totals.blobs.count;
+        Ok(())
+    }
+}
+
+#[test]
+fn gc_racing_a_rewind_never_leaves_it_half_done() {
+    let store = Shared::default();
+    let mut first = Engine::new(
+        store.clone(),
+        rewind_core::testkit::MemWorkspace::new(),
+        TickClock::default(),
+        SeqIds::default(),
+    );
+    first.workspace_mut().put("f.txt", "original\n");
+    let s = session(&mut first);
+    let (t1, p1) = prompt(&mut first, &s, "one");
+    first.workspace_mut().put("f.txt", "one\n");
+    let edit = |t: &rewind_core::id::TurnId, before: &[u8], after: &[u8]| {
+        rewind_core::record::EditOptions {
+            turn_id: t.clone(),
+            tool_name: "Edit".into(),
+            tool_call_id: None,
+            tool_message_id: None,
+            kind: rewind_core::model::CheckpointKind::Edit,
+            changes: vec![rewind_core::record::EditChange {
+                path: "f.txt".into(),
+                before: Some(before.to_vec()),
+                after: Some(after.to_vec()),
+                patch: None,
+            }],
+        }
+    };
+    first
+        .record_edit(&s, edit(&t1, b"original\n", b"one\n"))
+        .expect("edit");
+    let (t2, _) = prompt(&mut first, &s, "two");
+    first.workspace_mut().put("f.txt", "two\n");
+    first
+        .record_edit(&s, edit(&t2, b"one\n", b"two\n"))
+        .expect("edit");
+    let deleted = std::rc::Rc::new(std::cell::RefCell::new(0));
+    let other = Engine::new(
+        store,
+        rewind_core::testkit::MemWorkspace::new(),
+        TickClock::default(),
+        SeqIds::starting_after(70_000),
+    );
+    let mut first = first.with_turn_control(GcInTheMiddle {
+        other,
+        deleted: deleted.clone(),
+    });
+    let out = first.rewind_both(
+        &s,
+        rewind_core::both::Options {
+            to: p1,
+            policy: Default::default(),
+            paths: Vec::new(),
+        },
+    );
+    assert!(*deleted.borrow() > 0, "gc really deleted things mid-rewind");
+    match out {
+        Ok(done) => {
+            assert!(done.rewound, "{done:?}");
+            assert_eq!(
+                first.workspace().get("f.txt"),
+                Some(&b"original\n"[..]),
+                "completed in full"
+            );
+        }
+        Err(e) => {
+            assert_eq!(e.kind(), ErrorKind::Unavailable, "{e}");
+            assert_eq!(
+                first.workspace().get("f.txt"),
+                Some(&b"two\n"[..]),
+                "nothing restored"
+            );
+        }
+    }
+    assert!(
+        first
+            .resume(&s)
+            .expect("resume")
+            .pending_journals
+            .is_empty()
+    );
 }

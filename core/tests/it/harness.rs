@@ -1,11 +1,18 @@
 //! A small session builder over the memory hosts.
 
 use rewind_core::Engine;
+use rewind_core::HostError;
+use rewind_core::batch::Batch;
+use rewind_core::hash::ContentHash;
+use rewind_core::id::CommandId;
 use rewind_core::id::{MessageId, SessionId, TurnId};
 use rewind_core::model::CheckpointKind;
+use rewind_core::ports::{BlobInfo, Row, Store};
 use rewind_core::ports::{StoreWrite, Workspace};
 use rewind_core::record::{EditChange, EditOptions, PromptOptions, SessionOptions};
 use rewind_core::testkit::{MemStore, MemWorkspace, SeqIds, TickClock};
+use std::cell::RefCell;
+use std::rc::Rc;
 
 pub(crate) type MemEngine = Engine<MemStore, MemWorkspace>;
 
@@ -68,4 +75,56 @@ pub(crate) fn tool_edit(
         }],
     };
     e.record_edit(s, opts).expect("edit");
+}
+
+/// One store shared by two engines, as two processes share one database.
+#[derive(Clone, Default)]
+pub(crate) struct Shared(pub(crate) Rc<RefCell<MemStore>>);
+
+impl Store for Shared {
+    fn session(&self, id: &SessionId) -> Result<Option<Row>, HostError> {
+        self.0.borrow().session(id)
+    }
+    fn sessions(&self) -> Result<Vec<Row>, HostError> {
+        self.0.borrow().sessions()
+    }
+    fn messages(&self, s: &SessionId) -> Result<Vec<Row>, HostError> {
+        self.0.borrow().messages(s)
+    }
+    fn turn(&self, s: &SessionId, t: &TurnId) -> Result<Option<Row>, HostError> {
+        self.0.borrow().turn(s, t)
+    }
+    fn turns(&self, s: &SessionId) -> Result<Vec<Row>, HostError> {
+        self.0.borrow().turns(s)
+    }
+    fn checkpoints(&self, s: &SessionId) -> Result<Vec<Row>, HostError> {
+        self.0.borrow().checkpoints(s)
+    }
+    fn operations(&self, s: &SessionId) -> Result<Vec<Row>, HostError> {
+        self.0.borrow().operations(s)
+    }
+    fn journals(&self) -> Result<Vec<Row>, HostError> {
+        self.0.borrow().journals()
+    }
+    fn blob(&self, h: &ContentHash) -> Result<Option<Vec<u8>>, HostError> {
+        self.0.borrow().blob(h)
+    }
+    fn last_seq(&self, s: &SessionId) -> Result<u64, HostError> {
+        self.0.borrow().last_seq(s)
+    }
+    fn command_fact(&self, p: &SessionId, c: &CommandId) -> Result<Option<Row>, HostError> {
+        self.0.borrow().command_fact(p, c)
+    }
+    fn blobs(&self) -> Result<Vec<BlobInfo>, HostError> {
+        self.0.borrow().blobs()
+    }
+    fn version(&self) -> Result<u64, HostError> {
+        self.0.borrow().version()
+    }
+}
+
+impl StoreWrite for Shared {
+    fn commit(&mut self, batch: Batch) -> Result<(), HostError> {
+        self.0.borrow_mut().commit(batch)
+    }
 }

@@ -166,3 +166,30 @@ test('ids are random and times are Date.now()', () => {
   assert.notEqual(a.id, b.id);
   assert.ok(Math.abs(a.createdAt - Date.now()) < 60_000);
 });
+
+test('gc keeps the newest checkpoints, drops what nothing references, and stats show it', () => {
+  const ws = new MemWorkspace();
+  const engine = Engine.inMemory({ workspace: ws });
+  const { id } = engine.createSession({ title: 'retention' });
+  let before = utf8('v0\n');
+  for (let i = 1; i <= 4; i++) {
+    const { turnId } = engine.recordPrompt(id, { text: `turn ${i}` });
+    const after = utf8(`v${i}\n`);
+    ws.put('f.txt', after);
+    engine.recordEdit(id, { turnId, path: 'f.txt', before, after, toolName: 'Edit' });
+    before = after;
+  }
+  const dry = engine.gc({ keep: 1, dryRun: true });
+  assert.equal(dry.applied, false);
+  assert.equal(dry.plan.totals.checkpoints.count, 3);
+  assert.equal(engine.checkpoints(id).length, 4, 'a dry run deletes nothing');
+  const done = engine.gc({ keep: 1 });
+  assert.equal(done.applied, true);
+  assert.equal(engine.checkpoints(id).length, 1);
+  assert.equal(engine.gc({ keep: 1 }).applied, false, 'a second run finds nothing');
+  const stats = engine.stats();
+  assert.equal(stats.checkpoints, 1);
+  assert.equal(stats.blobs, 2, 'only the kept checkpoint\'s before and after remain');
+  assert.equal(engine.operations(id).at(-1).kind, 'gc');
+  expectError(() => engine.gc({ keep: -1 }), 'invalid_input');
+});

@@ -4,8 +4,10 @@ import {
   Engine,
   type ApplyOutcome,
   type ErrorCode,
+  type GcOutcome,
   type Preview,
   type RewindError,
+  type StorageStats,
   type StoreHost,
   type WorkspaceHost,
 } from 'rewind-wasm';
@@ -44,6 +46,14 @@ const applied: ApplyOutcome = engine.applyFileRewind(id, { since: messageId, pol
 if (applied.operationId !== null) engine.undo(id, { operationId: applied.operationId });
 engine.rewind(id, { scope: 'both', to: messageId });
 const fork = engine.fork(id, { at: messageId, workspaceMode: 'restore' });
+const swept: GcOutcome = engine.gc({ keep: 50, olderThanDays: 30, dryRun: true });
+const freed: number = swept.plan.totals.blobs.bytes;
+const storage: StorageStats = engine.stats();
+const ratio: number = storage.logicalBytes / Math.max(1, storage.storedBytes);
+void freed;
+void ratio;
+// @ts-expect-error keep is a number
+engine.gc({ keep: 'all' });
 const child: string = fork.childId;
 const state = engine.resume(child);
 const running: string | null = state.runningTurn;

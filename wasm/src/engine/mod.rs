@@ -47,6 +47,8 @@ macro_rules! with {
     };
 }
 
+mod maintenance;
+
 /// The rewind engine over a JS workspace and an in-memory or JS store.
 ///
 /// @example
@@ -549,38 +551,5 @@ impl Engine {
     ) -> Result<JsValue> {
         let s = session_id(&session)?;
         self.run(|i| with!(i, e => e.resume(&s)))
-    }
-
-    /// Settle the journals a crash left (one session's, or every session's without an id).
-    #[wasm_bindgen(unchecked_return_type = "RecoverOutcome")]
-    pub fn recover(
-        &mut self,
-        #[wasm_bindgen(js_name = sessionId)] session: Option<SessionIdArg>,
-    ) -> Result<JsValue> {
-        let s = match session {
-            Some(v) => Some(session_id(&v.into())?),
-            None => None,
-        };
-        self.run(|i| with!(i, e => e.recover(s.as_ref())))
-    }
-
-    /// Every checkpoint of a session, with undone files marked.
-    #[wasm_bindgen(unchecked_return_type = "CheckpointSummary[]")]
-    pub fn checkpoints(
-        &mut self,
-        #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
-    ) -> Result<JsValue> {
-        let s = session_id(&session)?;
-        self.run(|i| with!(i, e => e.checkpoints(&s)))
-    }
-
-    /// A session's operation log.
-    #[wasm_bindgen(unchecked_return_type = "Operation[]")]
-    pub fn operations(
-        &mut self,
-        #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
-    ) -> Result<JsValue> {
-        let s = session_id(&session)?;
-        self.run(|i| with!(i, e => e.operations(&s).map(|d| d.items)))
     }
 }

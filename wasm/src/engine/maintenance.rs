@@ -1,0 +1,84 @@
+//! The engine's maintenance methods: recovery, listings, storage statistics and gc.
+
+use super::{Engine, Inner, Result, SessionIdArg, session_id};
+use crate::convert::options;
+use wasm_bindgen::prelude::*;
+
+/// `gc` options: the retention settings plus `dryRun`.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct GcArgs {
+    #[serde(default)]
+    keep: Option<usize>,
+    #[serde(default)]
+    older_than_days: Option<u64>,
+    #[serde(default)]
+    dry_run: bool,
+}
+
+#[wasm_bindgen]
+impl Engine {
+    /// Settle the journals a crash left (one session's, or every session's without an id).
+    #[wasm_bindgen(unchecked_return_type = "RecoverOutcome")]
+    pub fn recover(
+        &mut self,
+        #[wasm_bindgen(js_name = sessionId)] session: Option<SessionIdArg>,
+    ) -> Result<JsValue> {
+        let s = match session {
+            Some(v) => Some(session_id(&v.into())?),
+            None => None,
+        };
+        self.run(|i| with!(i, e => e.recover(s.as_ref())))
+    }
+
+    /// Every checkpoint of a session, with undone files marked.
+    #[wasm_bindgen(unchecked_return_type = "CheckpointSummary[]")]
+    pub fn checkpoints(
+        &mut self,
+        #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
+    ) -> Result<JsValue> {
+        let s = session_id(&session)?;
+        self.run(|i| with!(i, e => e.checkpoints(&s)))
+    }
+
+    /// A session's operation log.
+    #[wasm_bindgen(unchecked_return_type = "Operation[]")]
+    pub fn operations(
+        &mut self,
+        #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
+    ) -> Result<JsValue> {
+        let s = session_id(&session)?;
+        self.run(|i| with!(i, e => e.operations(&s).map(|d| d.items)))
+    }
+
+    /// Retention then garbage collection: drop checkpoints past the newest `keep` (default 100)
+    /// per session and sessions idle for `olderThanDays` (default never), then every blob
+    /// nothing references. `dryRun` only plans.
+    #[wasm_bindgen(unchecked_return_type = "GcOutcome")]
+    pub fn gc(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "GcOptions | undefined")] opts: JsValue,
+    ) -> Result<JsValue> {
+        let args: GcArgs = if opts.is_undefined() || opts.is_null() {
+            GcArgs {
+                keep: None,
+                older_than_days: None,
+                dry_run: false,
+            }
+        } else {
+            options(&opts, "gc options")?
+        };
+        let defaults = rewind_core::gc::Options::default();
+        let o = rewind_core::gc::Options {
+            keep: args.keep.unwrap_or(defaults.keep),
+            older_than_days: args.older_than_days.or(defaults.older_than_days),
+        };
+        self.run(|i| with!(i, e => e.gc(o, args.dry_run)))
+    }
+
+    /// Bytes recorded versus bytes stored.
+    #[wasm_bindgen(unchecked_return_type = "StorageStats")]
+    pub fn stats(&mut self) -> Result<JsValue> {
+        self.run(|i| with!(i, e => e.stats()))
+    }
+}
