@@ -1,0 +1,14 @@
+//! rewind-bench: the scenarios behind `scripts/bench`, one module each, plus the timing harness
+//! and the Markdown report. The binary (`src/main.rs`) runs them in order and writes
+//! BENCHMARKS.md.
+
+pub mod checkpoint;
+pub mod corpus;
+pub mod harness;
+pub mod hashing;
+pub mod ops;
+pub mod report;
+pub mod resume;
+pub mod session;
+pub mod storage;
+pub mod workload;

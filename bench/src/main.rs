@@ -1,0 +1,225 @@
+//! rewind-bench: measures rewind against the DESIGN.md §8 targets and against shadow git, prints
+//! one Markdown table per scenario and writes them all to BENCHMARKS.md.
+//!
+//! ```text
+//! rewind-bench [--samples N] [--out BENCHMARKS.md] [--data DIR]
+//! ```
+//!
+//! `scripts/bench` builds it in release mode and runs it. Prepared data (the 10,000-file
+//! workspace, the 10,000-message session) is cached under `target/bench-data`.
+
+use rewind_bench::harness::Result;
+use rewind_bench::report::{self, Table};
+use rewind_bench::{checkpoint, corpus, hashing, ops, resume, session, storage};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+/// Files in the checkpoint workspace (DESIGN.md §8).
+const WORKSPACE_FILES: usize = 10_000;
+
+/// The scenarios, in run order; each runs in its own process so its peak memory is its own.
+const SCENARIOS: &[&str] = &[
+    "checkpoint",
+    "resume",
+    "apply50",
+    "long",
+    "edits",
+    "storage",
+];
+
+/// Command-line options.
+#[derive(Debug)]
+struct Args {
+    samples: usize,
+    out: PathBuf,
+    data: PathBuf,
+    /// Run only these scenarios (and write no report).
+    only: Option<Vec<String>>,
+    /// Internal: run this one scenario in this process and print its tables as JSON.
+    scenario: Option<String>,
+}
+
+fn parse_args(root: &Path) -> Result<Args> {
+    let mut a = Args {
+        samples: 10,
+        out: root.join("BENCHMARKS.md"),
+        data: root.join("target").join("bench-data"),
+        only: None,
+        scenario: None,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let mut value = || it.next().ok_or_else(|| format!("{flag} needs a value"));
+        match flag.as_str() {
+            "--samples" => a.samples = value()?.parse()?,
+            "--out" => a.out = value()?.into(),
+            "--data" => a.data = value()?.into(),
+            "--only" => a.only = Some(value()?.split(',').map(str::to_owned).collect()),
+            "--scenario" => a.scenario = Some(value()?),
+            "-h" | "--help" => {
+                println!(
+                    "rewind-bench [--samples N] [--out BENCHMARKS.md] [--data DIR] \
+                     [--only {}]",
+                    SCENARIOS.join(",")
+                );
+                std::process::exit(0);
+            }
+            other => return Err(format!("unknown argument {other}").into()),
+        }
+    }
+    a.samples = a.samples.max(3);
+    Ok(a)
+}
+
+fn main() {
+    if let Err(e) = run() {
+        eprintln!("rewind-bench: {e}");
+        std::process::exit(1);
+    }
+}
+
+/// Run one scenario in this process.
+fn scenario(name: &str, root: &Path, data: &Path, n: usize) -> Result<Vec<Table>> {
+    let corpus = corpus::prepare(data, WORKSPACE_FILES)?;
+    Ok(match name {
+        "checkpoint" => vec![checkpoint::run_scenario(data, &corpus, n)?],
+        "resume" => vec![resume::run_scenario(
+            root,
+            &session::prepare(data, &corpus)?,
+            n,
+        )?],
+        "apply50" => vec![ops::preview_apply(data, &corpus, n)?],
+        "long" => vec![ops::long_session(&session::prepare(data, &corpus)?, n)?],
+        "edits" => {
+            let (edits, mb_s) = ops::record_edit(data, &corpus, n)?;
+            vec![edits, hashing::run_scenario(mb_s)?.0]
+        }
+        "storage" => vec![storage::run_scenario(data, &corpus)?],
+        other => return Err(format!("unknown scenario {other}").into()),
+    })
+}
+
+/// Run one scenario in a child process of this binary and read back its tables.
+fn in_child(name: &str, args: &Args) -> Result<Vec<Table>> {
+    let out = Command::new(std::env::current_exe()?)
+        .args(["--scenario", name, "--samples", &args.samples.to_string()])
+        .arg("--data")
+        .arg(&args.data)
+        .stderr(Stdio::inherit())
+        .output()?;
+    if !out.status.success() {
+        return Err(format!("scenario {name} failed ({})", out.status).into());
+    }
+    Ok(serde_json::from_slice(&out.stdout)?)
+}
+
+fn run() -> Result<()> {
+    let started = Instant::now();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .ok_or("no workspace root")?
+        .to_path_buf();
+    let args = parse_args(&root)?;
+    std::fs::create_dir_all(&args.data)?;
+    if let Some(name) = &args.scenario {
+        let tables = scenario(name, &root, &args.data, args.samples)?;
+        println!("{}", serde_json::to_string(&tables)?);
+        return Ok(());
+    }
+    let env = report::environment();
+    println!("## Environment\n\n{env}");
+    // Prepare the cached data up front, outside every measured process.
+    let corpus = corpus::prepare(&args.data, WORKSPACE_FILES)?;
+    session::prepare(&args.data, &corpus)?;
+    drop(corpus);
+
+    let n = args.samples;
+    let mut tables: Vec<Table> = Vec::new();
+    for name in SCENARIOS {
+        if args
+            .only
+            .as_ref()
+            .is_some_and(|o| !o.iter().any(|x| x == name))
+        {
+            continue;
+        }
+        for t in in_child(name, &args)? {
+            println!("{}", t.markdown());
+            tables.push(t);
+        }
+    }
+    let total = started.elapsed();
+    let misses: Vec<String> = tables.iter().flat_map(Table::misses).collect();
+    if args.only.is_some() {
+        println!(
+            "rewind-bench: --only given, {} not written",
+            args.out.display()
+        );
+        return Ok(());
+    }
+    let mut md = String::from(HEADER);
+    let _ = write!(md, "## Environment\n\n{env}\n");
+    let _ = writeln!(
+        md,
+        "Run: `scripts/bench` ({n} samples per measurement unless a row says otherwise), \
+         {:.0} s in total including data preparation.\n",
+        total.as_secs_f64()
+    );
+    md.push_str("## Targets missed\n\n");
+    if misses.is_empty() {
+        md.push_str("None: every DESIGN.md §8 target was met in this run.\n\n");
+    } else {
+        for m in &misses {
+            let _ = writeln!(md, "- {m}");
+        }
+        md.push('\n');
+    }
+    md.push_str("## Results\n\n");
+    for t in &tables {
+        md.push_str(&t.markdown());
+        md.push('\n');
+    }
+    std::fs::write(&args.out, md)?;
+    println!(
+        "rewind-bench: wrote {} ({} targets missed) in {:.0} s",
+        args.out.display(),
+        misses.len(),
+        total.as_secs_f64()
+    );
+    Ok(())
+}
+
+/// The fixed top of BENCHMARKS.md: what is measured and how.
+const HEADER: &str = "\
+# Benchmarks
+
+Generated by `scripts/bench` (run `scripts/setup` once first); do not edit by hand: the next
+run overwrites this file. Targets are those of DESIGN.md §8; a missed target shows **NO** in the
+`met?` column and is listed under \"Targets missed\".
+
+## Method
+
+- **Harness.** A small in-process timing loop in `bench/` (`harness.rs`): per measurement a
+  warm-up, then N samples, each with its own untimed setup and exactly one timed call
+  (`std::time::Instant`, results passed through `std::hint::black_box`); the table shows the
+  median, min and max. criterion and divan were considered and not used: almost every operation
+  here changes state (an apply rewrites files, a fork adds a session, a cold snapshot needs a
+  fresh repository, a rewind needs a fresh copy of the database), costs milliseconds to seconds
+  with setup far larger than the call, and must report peak memory and ratios measured in the
+  same run, which neither harness reports.
+- **Peak memory.** Each scenario runs in its own process. In process: the kernel's high-water
+  mark (`VmHWM`), reset before each sample through `/proc/self/clear_refs`, so the figure is the
+  peak RSS of that scenario's process while the measured call ran (it includes what the process
+  already held, e.g. the workspace's file list or memory the allocator kept from setup).
+  Child processes (git, node): one extra run under `/usr/bin/time -f %M` (git) or the same
+  `clear_refs`/`VmHWM` reading inside the Node script.
+- **Shadow git.** Whole processes (spawn to exit), `git --git-dir=<shadow> --work-tree=<ws>
+  add -A` then `commit`, as Gemini CLI, Cline, Roo and OpenCode do; auto-gc off and user/system
+  config ignored. rewind runs in process over the shipped native host (SQLite in WAL mode,
+  `synchronous=FULL`: every record durable when the call returns) and a disk workspace.
+- **Data.** The workspace is real source code copied from the local cargo registry; the long
+  session is built once through the engine; both are cached under `target/bench-data`.
+
+";
