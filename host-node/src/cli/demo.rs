@@ -2,9 +2,8 @@
 //! edit, create and delete files, a user edit in between, a preview with the conflict, apply
 //! with `block` then `merge`, undo, a conversation rewind, then reopen and resume.
 
-use super::{CliError, Context, Report};
+use super::{CliError, Context, Report, parse_id};
 use crate::native::{NativeEngine, default_db_path, open};
-use rewind_core::conversation;
 use rewind_core::files::{ApplyOptions, TargetOptions};
 use rewind_core::id::{MessageId, SessionId, TurnId};
 use rewind_core::model::{CheckpointKind, Policy};
@@ -12,6 +11,7 @@ use rewind_core::record::{
     CompleteTurnOptions, EditChange, EditOptions, PromptOptions, ReplyOptions, SessionOptions,
 };
 use rewind_core::undo;
+use rewind_core::{conversation, fork};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -190,7 +190,7 @@ pub(super) fn run(_ctx: &Context, a: Args) -> Result<Report, CliError> {
     }
     d.say("workspace", format!("{}\nsession {session}", dir.display()));
 
-    d.turn(
+    let p1 = d.turn(
         "Greet the world by name",
         &[("Edit", "src/main.rs", Some(MAIN_V1))],
         "main now greets by name.",
@@ -289,6 +289,37 @@ pub(super) fn run(_ctx: &Context, a: Args) -> Result<Report, CliError> {
             conv.kept_message_count,
             conv.removed_turn_ids.len()
         ),
+    );
+
+    let fork = d.engine.fork(
+        &session,
+        fork::Options {
+            at: Some(p1.clone()),
+            command_id: Some(parse_id("cmd_demo-fork")?),
+            ..fork::Options::default()
+        },
+    )?;
+    let replay = d.engine.fork(
+        &session,
+        fork::Options {
+            at: Some(p1),
+            command_id: Some(parse_id("cmd_demo-fork")?),
+            ..fork::Options::default()
+        },
+    )?;
+    d.say(
+        "fork at turn 1 (command id cmd_demo-fork), then the same command again",
+        format!(
+            "child {}: {} message(s), {} checkpoint(s) inherited; files untouched\nreplay: same child {} (replayed: {}), nothing written",
+            fork.child_id, fork.copied_messages, fork.copied_checkpoints, replay.child_id, replay.replayed
+        ),
+    );
+    let side = d
+        .engine
+        .side_chat(&session, fork::SideChatOptions::default())?;
+    d.say(
+        "side chat",
+        format!("{}: {} message(s) copied, hidden from the UI, visible to the model, plus a reference-only reminder", side.child_id, side.copied_messages),
     );
 
     drop(d.engine);
