@@ -174,6 +174,14 @@ pub fn open(
         })?;
     }
     let store = SqliteStore::open(db_path).map_err(db_err)?;
+    // A crash between writing a temp file and renaming it leaves the temp file behind; the
+    // journal names every path an apply was writing, so clean beside exactly those.
+    let journals =
+        rewind_core::load::journals(&store).map_err(|e| db_err(HostError::io(e.to_string())))?;
+    for entry in journals.items.iter().flat_map(|j| &j.entries) {
+        // A path that no longer resolves inside the root has nothing of ours beside it.
+        let _ = disk.sweep_temp_files(&entry.path);
+    }
     let mut engine = Engine::new(store, NativeWorkspace::new(disk), SystemClock, RandomIds);
     let recovered = engine.recover(None)?;
     Ok((engine, recovered))

@@ -88,7 +88,22 @@ fn a_kill_after_any_write_recovers_to_before_or_after() {
         child.kill().expect("SIGKILL");
         child.wait().expect("reap");
 
+        // As if the kill had come between writing a temp file and renaming it.
+        b.write(
+            "src/.file1.txt.rewind-0123456789abcdef.tmp",
+            b"half written",
+        );
+        b.write("src/.unrelated.tmp", b"not ours");
         let recovered = b.ok(&["recover"]);
+        assert_eq!(
+            b.read("src/.file1.txt.rewind-0123456789abcdef.tmp"),
+            None,
+            "k={k}: our temp file is swept"
+        );
+        assert!(
+            b.read("src/.unrelated.tmp").is_some(),
+            "k={k}: nothing else is touched"
+        );
         let settled = &recovered["recovered"];
         assert_eq!(
             settled.as_array().map(Vec::len),

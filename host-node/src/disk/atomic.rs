@@ -50,6 +50,36 @@ fn fill_and_rename(
     fs::rename(tmp, target).map_err(|e| ("cannot replace", e))
 }
 
+/// Remove the temp files a crash left beside `target` (ours only: `.<name>.rewind-*.tmp`).
+/// Returns how many were removed.
+pub(super) fn sweep_temp_files(target: &Path) -> std::io::Result<usize> {
+    let (Some(dir), Some(name)) = (target.parent(), target.file_name().and_then(|n| n.to_str()))
+    else {
+        return Ok(0);
+    };
+    let mut end = name.len().min(NAME_KEEP);
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    let prefix = format!(".{}.rewind-", &name[..end]);
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(e),
+    };
+    let mut removed = 0;
+    for entry in entries {
+        let entry = entry?;
+        let file = entry.file_name();
+        let Some(file) = file.to_str() else { continue };
+        if file.starts_with(&prefix) && file.ends_with(".tmp") && entry.file_type()?.is_file() {
+            fs::remove_file(entry.path())?;
+            removed += 1;
+        }
+    }
+    Ok(removed)
+}
+
 /// `.<name>.rewind-<uuid>.tmp`: hidden, recognisable as ours, unique without coordination.
 fn temp_path(dir: &Path, name: &str) -> PathBuf {
     let mut end = name.len().min(NAME_KEEP);

@@ -78,6 +78,14 @@ impl DiskWorkspace {
         &self.root
     }
 
+    /// Remove temp files an interrupted write left beside `path` (only this engine's own
+    /// `.<name>.rewind-*.tmp` files). Run for every journaled path before recovery.
+    pub fn sweep_temp_files(&self, path: &WorkPath) -> Result<usize, HostError> {
+        let real = self.resolve(path)?;
+        atomic::sweep_temp_files(&real)
+            .map_err(|e| HostError::io(format!("cannot clean temp files beside {path}: {e}")))
+    }
+
     /// The real path `path` leads to inside the root, with symlinks inside the root resolved.
     /// The file need not exist. A symlink leading outside the root, a dangling symlink, or the
     /// engine's store directory is an [`HostErrorKind::InvalidPath`] error.
