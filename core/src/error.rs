@@ -127,3 +127,33 @@ impl std::error::Error for HostError {
             .map(|e| e as &(dyn std::error::Error + 'static))
     }
 }
+
+/// A failure that knows its stable code: every verb's error type. Hosts map any `Coded` error
+/// to their own surface (an exit code, a JS `Error.code`) without listing the verbs.
+pub trait Coded: std::error::Error {
+    /// The stable code.
+    fn code(&self) -> ErrorKind;
+}
+
+macro_rules! coded {
+    ($($ty:ty),* $(,)?) => {$(
+        impl Coded for $ty {
+            fn code(&self) -> ErrorKind {
+                self.kind()
+            }
+        }
+    )*};
+}
+
+coded!(
+    crate::record::Error,
+    crate::load::Error,
+    crate::files::Error,
+    crate::conversation::Error,
+    crate::both::Error,
+    crate::undo::Error,
+    crate::edit::Error,
+    crate::fork::Error,
+    crate::recover::Error,
+    crate::gc::Error,
+);

@@ -98,4 +98,4 @@ pub mod testkit;
 pub mod undo;
 
 pub use engine::Engine;
-pub use error::{ErrorKind, HostError, HostErrorKind};
+pub use error::{Coded, ErrorKind, HostError, HostErrorKind};

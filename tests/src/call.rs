@@ -10,7 +10,7 @@ use rewind_core::model::CheckpointKind;
 use rewind_core::ports::{StoreWrite, Workspace};
 use rewind_core::record::{EditChange, EditOptions};
 use rewind_core::undo;
-use rewind_core::{Engine, ErrorKind};
+use rewind_core::{Coded, Engine, ErrorKind};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
@@ -67,16 +67,10 @@ fn opts<T: DeserializeOwned>(args: Map<String, Value>) -> Result<T, CallError> {
     serde_json::from_value(Value::Object(args)).map_err(CallError::input)
 }
 
-fn out<T: serde::Serialize, E>(
-    r: Result<T, E>,
-    kind: impl Fn(&E) -> ErrorKind,
-) -> Result<Value, CallError>
-where
-    E: std::fmt::Display,
-{
+fn out<T: serde::Serialize, E: Coded>(r: Result<T, E>) -> Result<Value, CallError> {
     match r {
         Ok(v) => Ok(serde_json::to_value(v).expect("outcomes serialise")),
-        Err(e) => Err(CallError::new(kind(&e), e)),
+        Err(e) => Err(CallError::new(e.code(), &e)),
     }
 }
 
@@ -120,9 +114,8 @@ pub fn call<S: StoreWrite, W: Workspace>(
         Value::Null => Map::new(),
         _ => return Err(CallError::input("arguments must be an object")),
     };
-    let rec = |e: &rewind_core::record::Error| e.kind();
     match name {
-        "createSession" => out(engine.create_session(opts(args)?), rec),
+        "createSession" => out(engine.create_session(opts(args)?)),
         "listSessions" => {
             let d = engine
                 .sessions()
@@ -131,19 +124,19 @@ pub fn call<S: StoreWrite, W: Workspace>(
         }
         "recordPrompt" => {
             let s = take_session(&mut args)?;
-            out(engine.record_prompt(&s, opts(args)?), rec)
+            out(engine.record_prompt(&s, opts(args)?))
         }
         "recordReply" => {
             let s = take_session(&mut args)?;
-            out(engine.record_reply(&s, opts(args)?), rec)
+            out(engine.record_reply(&s, opts(args)?))
         }
         "recordNotice" => {
             let s = take_session(&mut args)?;
-            out(engine.record_notice(&s, opts(args)?), rec)
+            out(engine.record_notice(&s, opts(args)?))
         }
         "recordCompaction" => {
             let s = take_session(&mut args)?;
-            out(engine.record_compaction(&s, opts(args)?), rec)
+            out(engine.record_compaction(&s, opts(args)?))
         }
         "recordEdit" => {
             let s = take_session(&mut args)?;
@@ -161,43 +154,42 @@ pub fn call<S: StoreWrite, W: Workspace>(
                     patch: None,
                 }],
             };
-            out(engine.record_edit(&s, o), rec)
+            out(engine.record_edit(&s, o))
         }
         "recordFailedCapture" => {
             let s = take_session(&mut args)?;
-            out(engine.record_failed_capture(&s, opts(args)?), rec)
+            out(engine.record_failed_capture(&s, opts(args)?))
         }
         "completeTurn" => {
             let s = take_session(&mut args)?;
-            out(engine.complete_turn(&s, opts(args)?), rec)
+            out(engine.complete_turn(&s, opts(args)?))
         }
         "activeBranch" => {
             let s = take_session(&mut args)?;
-            out(engine.active_branch(&s), |e| e.kind())
+            out(engine.active_branch(&s))
         }
         "previewFileRewind" => {
             let s = take_session(&mut args)?;
             let o: TargetOptions = opts(args)?;
-            out(engine.preview_file_rewind(&s, o), |e| e.kind())
+            out(engine.preview_file_rewind(&s, o))
         }
         "applyFileRewind" => {
             let s = take_session(&mut args)?;
             let o: ApplyOptions = opts(args)?;
-            out(engine.apply_file_rewind(&s, o), |e| e.kind())
+            out(engine.apply_file_rewind(&s, o))
         }
         "rewindConversation" => {
             let s = take_session(&mut args)?;
             let o: conversation::Options = opts(args)?;
-            out(engine.rewind_conversation(&s, o), |e| e.kind())
+            out(engine.rewind_conversation(&s, o))
         }
         "rewind" => {
             let s = take_session(&mut args)?;
             let a: RewindArgs = opts(args)?;
             match a.scope {
-                rewind_core::branch::Scope::Conversation => out(
-                    engine.rewind_conversation(&s, conversation::Options { to: a.to }),
-                    |e| e.kind(),
-                ),
+                rewind_core::branch::Scope::Conversation => {
+                    out(engine.rewind_conversation(&s, conversation::Options { to: a.to }))
+                }
                 rewind_core::branch::Scope::Workspace => {
                     let o = ApplyOptions {
                         target: TargetOptions {
@@ -207,7 +199,7 @@ pub fn call<S: StoreWrite, W: Workspace>(
                         },
                         policy: a.policy,
                     };
-                    out(engine.apply_file_rewind(&s, o), |e| e.kind())
+                    out(engine.apply_file_rewind(&s, o))
                 }
                 rewind_core::branch::Scope::Both => {
                     let o = both::Options {
@@ -215,34 +207,34 @@ pub fn call<S: StoreWrite, W: Workspace>(
                         policy: a.policy,
                         paths: a.paths,
                     };
-                    out(engine.rewind_both(&s, o), |e| e.kind())
+                    out(engine.rewind_both(&s, o))
                 }
             }
         }
         "undo" => {
             let s = take_session(&mut args)?;
             let o: undo::Options = opts(args)?;
-            out(engine.undo(&s, o), |e| e.kind())
+            out(engine.undo(&s, o))
         }
         "editLastPrompt" => {
             let s = take_session(&mut args)?;
             let o: edit::EditOptions = opts(args)?;
-            out(engine.edit_last_prompt(&s, o), |e| e.kind())
+            out(engine.edit_last_prompt(&s, o))
         }
         "retryLastReply" => {
             let s = take_session(&mut args)?;
             let o: edit::RetryOptions = opts(args)?;
-            out(engine.retry_last_reply(&s, o), |e| e.kind())
+            out(engine.retry_last_reply(&s, o))
         }
         "fork" => {
             let s = take_session(&mut args)?;
             let o: rewind_core::fork::Options = opts(args)?;
-            out(engine.fork(&s, o), |e| e.kind())
+            out(engine.fork(&s, o))
         }
         "sideChat" => {
             let s = take_session(&mut args)?;
             let o: rewind_core::fork::SideChatOptions = opts(args)?;
-            out(engine.side_chat(&s, o), |e| e.kind())
+            out(engine.side_chat(&s, o))
         }
         "gc" => {
             let dry_run = args
@@ -250,23 +242,23 @@ pub fn call<S: StoreWrite, W: Workspace>(
                 .and_then(|v| v.as_bool())
                 .unwrap_or(false);
             let o: rewind_core::gc::Options = opts(args)?;
-            out(engine.gc(o, dry_run), |e| e.kind())
+            out(engine.gc(o, dry_run))
         }
-        "stats" => out(engine.stats(), |e| e.kind()),
+        "stats" => out(engine.stats()),
         "resume" => {
             let s = take_session(&mut args)?;
-            out(engine.resume(&s), |e| e.kind())
+            out(engine.resume(&s))
         }
         "recover" => {
             let s = match args.remove("sessionId") {
                 Some(v) => Some(serde_json::from_value::<SessionId>(v).map_err(CallError::input)?),
                 None => None,
             };
-            out(engine.recover(s.as_ref()), |e| e.kind())
+            out(engine.recover(s.as_ref()))
         }
         "checkpoints" => {
             let s = take_session(&mut args)?;
-            out(engine.checkpoints(&s), |e| e.kind())
+            out(engine.checkpoints(&s))
         }
         "operations" => {
             let s = take_session(&mut args)?;

@@ -52,29 +52,3 @@ impl From<JsErr> for JsValue {
         err.into()
     }
 }
-
-/// Every core error type that has a stable code.
-pub(crate) trait Coded: std::fmt::Display {
-    fn code(&self) -> ErrorKind;
-}
-
-macro_rules! coded {
-    ($($ty:ty),* $(,)?) => {$(
-        impl Coded for $ty {
-            fn code(&self) -> ErrorKind { self.kind() }
-        }
-    )*};
-}
-
-coded!(
-    rewind_core::record::Error,
-    rewind_core::load::Error,
-    rewind_core::files::Error,
-    rewind_core::conversation::Error,
-    rewind_core::both::Error,
-    rewind_core::undo::Error,
-    rewind_core::edit::Error,
-    rewind_core::fork::Error,
-    rewind_core::recover::Error,
-    rewind_core::gc::Error,
-);

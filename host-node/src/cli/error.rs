@@ -62,25 +62,9 @@ impl fmt::Display for CliError {
 
 impl std::error::Error for CliError {}
 
-/// `?` on engine results: every verb error has `kind()`.
-macro_rules! engine_err {
-    ($($ty:ty),*) => {$(
-        impl From<$ty> for CliError {
-            fn from(e: $ty) -> Self {
-                Self::from_engine(e.kind(), e)
-            }
-        }
-    )*};
+/// `?` on any engine result: every verb error knows its stable code.
+impl<E: rewind_core::Coded> From<E> for CliError {
+    fn from(e: E) -> Self {
+        Self::from_engine(e.code(), e)
+    }
 }
-
-engine_err!(
-    rewind_core::record::Error,
-    rewind_core::load::Error,
-    rewind_core::files::Error,
-    rewind_core::conversation::Error,
-    rewind_core::both::Error,
-    rewind_core::undo::Error,
-    rewind_core::recover::Error,
-    rewind_core::fork::Error,
-    rewind_core::gc::Error
-);

@@ -2,12 +2,13 @@
 //! (`tests/src/call.rs`) and the CLI's `--json`.
 
 use crate::convert::{self, options, string, to_js};
-use crate::error::{Coded, JsErr};
+use crate::error::JsErr;
 use crate::host::{
     CryptoIds, EmittingStore, JsClock, JsStore, JsWorkspace, STORE_METHODS, StoreHost, Thrown,
     WORKSPACE_METHODS, WorkspaceHost, require_methods,
 };
 use js_sys::{Function, Uint8Array};
+use rewind_core::Coded;
 use rewind_core::batch::Batch;
 use rewind_core::branch::Scope;
 use rewind_core::files::{ApplyOptions, TargetOptions};
