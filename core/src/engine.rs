@@ -203,6 +203,14 @@ impl<S: StoreWrite, W: Workspace> Engine<S, W> {
     ) -> Result<both::Outcome, both::Error> {
         both::rewind(&mut self.ports(), s, opts)
     }
+    /// Rewind in a scope: conversation, workspace or both.
+    pub fn rewind(
+        &mut self,
+        s: &SessionId,
+        opts: crate::rewind::Options,
+    ) -> Result<crate::rewind::Outcome, crate::rewind::Error> {
+        crate::rewind::rewind(&mut self.ports(), s, opts)
+    }
     /// Undo a file-writing operation.
     pub fn undo(
         &mut self,

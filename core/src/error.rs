@@ -156,4 +156,5 @@ coded!(
     crate::fork::Error,
     crate::recover::Error,
     crate::gc::Error,
+    crate::rewind::Error,
 );

@@ -92,6 +92,7 @@ pub mod ports;
 pub mod record;
 pub mod recover;
 pub mod resume;
+pub mod rewind;
 pub mod stats;
 #[cfg(feature = "testkit")]
 pub mod testkit;

@@ -1,17 +1,14 @@
 //! `call(engine, "recordPrompt", {...})`: every verb by its JS name, JSON in, JSON out.
 
 use base64::Engine as _;
-use rewind_core::both;
 use rewind_core::conversation;
 use rewind_core::edit;
 use rewind_core::files::{ApplyOptions, TargetOptions};
-use rewind_core::id::{MessageId, SessionId};
-use rewind_core::model::CheckpointKind;
+use rewind_core::id::SessionId;
 use rewind_core::ports::{StoreWrite, Workspace};
-use rewind_core::record::{EditChange, EditOptions};
+use rewind_core::record::FileEdit;
 use rewind_core::undo;
 use rewind_core::{Coded, Engine, ErrorKind};
-use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
@@ -74,35 +71,6 @@ fn out<T: serde::Serialize, E: Coded>(r: Result<T, E>) -> Result<Value, CallErro
     }
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct RecordEditArgs {
-    turn_id: rewind_core::id::TurnId,
-    path: String,
-    #[serde(default)]
-    before: Value,
-    #[serde(default)]
-    after: Value,
-    tool_name: String,
-    #[serde(default)]
-    tool_call_id: Option<String>,
-    #[serde(default)]
-    tool_message_id: Option<MessageId>,
-    #[serde(default)]
-    kind: Option<CheckpointKind>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct RewindArgs {
-    scope: rewind_core::branch::Scope,
-    to: MessageId,
-    #[serde(default)]
-    policy: rewind_core::model::Policy,
-    #[serde(default)]
-    paths: Vec<String>,
-}
-
 /// Run one verb by its JS name.
 pub fn call<S: StoreWrite, W: Workspace>(
     engine: &mut Engine<S, W>,
@@ -140,21 +108,10 @@ pub fn call<S: StoreWrite, W: Workspace>(
         }
         "recordEdit" => {
             let s = take_session(&mut args)?;
-            let a: RecordEditArgs = opts(args)?;
-            let o = EditOptions {
-                turn_id: a.turn_id,
-                tool_name: a.tool_name,
-                tool_call_id: a.tool_call_id,
-                tool_message_id: a.tool_message_id,
-                kind: a.kind.unwrap_or(CheckpointKind::Edit),
-                changes: vec![EditChange {
-                    path: a.path,
-                    before: bytes(&a.before)?,
-                    after: bytes(&a.after)?,
-                    patch: None,
-                }],
-            };
-            out(engine.record_edit(&s, o))
+            let before = bytes(&args.remove("before").unwrap_or(Value::Null))?;
+            let after = bytes(&args.remove("after").unwrap_or(Value::Null))?;
+            let edit: FileEdit = opts(args)?;
+            out(engine.record_edit(&s, edit.with_bytes(before, after)))
         }
         "recordFailedCapture" => {
             let s = take_session(&mut args)?;
@@ -185,31 +142,7 @@ pub fn call<S: StoreWrite, W: Workspace>(
         }
         "rewind" => {
             let s = take_session(&mut args)?;
-            let a: RewindArgs = opts(args)?;
-            match a.scope {
-                rewind_core::branch::Scope::Conversation => {
-                    out(engine.rewind_conversation(&s, conversation::Options { to: a.to }))
-                }
-                rewind_core::branch::Scope::Workspace => {
-                    let o = ApplyOptions {
-                        target: TargetOptions {
-                            since: Some(a.to),
-                            paths: a.paths,
-                            ..TargetOptions::default()
-                        },
-                        policy: a.policy,
-                    };
-                    out(engine.apply_file_rewind(&s, o))
-                }
-                rewind_core::branch::Scope::Both => {
-                    let o = both::Options {
-                        to: a.to,
-                        policy: a.policy,
-                        paths: a.paths,
-                    };
-                    out(engine.rewind_both(&s, o))
-                }
-            }
+            out(engine.rewind(&s, opts(args)?))
         }
         "undo" => {
             let s = take_session(&mut args)?;

@@ -42,6 +42,47 @@ pub struct EditOptions {
     pub changes: Vec<EditChange>,
 }
 
+/// One file's edit as hosts receive it (the JS API, the JSON scenarios): everything but the
+/// bytes, which each host decodes its own way (`Uint8Array`, base64, a file on disk).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FileEdit {
+    /// The live turn whose tool made the change.
+    pub turn_id: TurnId,
+    /// The file.
+    pub path: String,
+    /// The tool's name.
+    pub tool_name: String,
+    /// The tool call's id.
+    #[serde(default)]
+    pub tool_call_id: Option<String>,
+    /// The assistant message that issued the call.
+    #[serde(default)]
+    pub tool_message_id: Option<MessageId>,
+    /// Edit (default), write, shell or manual.
+    #[serde(default)]
+    pub kind: Option<CheckpointKind>,
+}
+
+impl FileEdit {
+    /// The edit with its bytes before and after (`None` = absent).
+    pub fn with_bytes(self, before: Option<Vec<u8>>, after: Option<Vec<u8>>) -> EditOptions {
+        EditOptions {
+            turn_id: self.turn_id,
+            tool_name: self.tool_name,
+            tool_call_id: self.tool_call_id,
+            tool_message_id: self.tool_message_id,
+            kind: self.kind.unwrap_or(CheckpointKind::Edit),
+            changes: vec![EditChange {
+                path: self.path,
+                before,
+                after,
+                patch: None,
+            }],
+        }
+    }
+}
+
 /// Options of [`failed_capture`].
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]

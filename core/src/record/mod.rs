@@ -7,7 +7,9 @@ mod message;
 mod session;
 mod turn;
 
-pub use edit::{EditChange, EditOptions, EditOutcome, FailedCaptureOptions, RecordedFile};
+pub use edit::{
+    EditChange, EditOptions, EditOutcome, FailedCaptureOptions, FileEdit, RecordedFile,
+};
 pub use message::{
     CompactionOptions, MessageOutcome, NoticeOptions, PromptOptions, PromptOutcome, ReplyOptions,
 };

@@ -10,15 +10,12 @@ use crate::host::{
 use js_sys::{Function, Uint8Array};
 use rewind_core::Coded;
 use rewind_core::batch::Batch;
-use rewind_core::branch::Scope;
 use rewind_core::files::{ApplyOptions, TargetOptions};
-use rewind_core::id::{MessageId, SessionId, TurnId};
-use rewind_core::model::{CheckpointKind, Policy};
+use rewind_core::id::SessionId;
 use rewind_core::ports::StoreWrite;
-use rewind_core::record::{EditChange, EditOptions};
+use rewind_core::record::FileEdit;
 use rewind_core::testkit::MemStore;
-use rewind_core::{ErrorKind, both, conversation};
-use serde::Deserialize;
+use rewind_core::{ErrorKind, conversation};
 use wasm_bindgen::prelude::*;
 
 type Result<T, E = JsValue> = std::result::Result<T, E>;
@@ -114,33 +111,6 @@ fn memory_options(opts: &JsValue, what: &str) -> Result<MemoryOptions, JsErr> {
         workspace,
         on_commit,
     })
-}
-
-/// `recordEdit` options: one file, its exact bytes before and after (`null` = absent).
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct RecordEditArgs {
-    turn_id: TurnId,
-    path: String,
-    tool_name: String,
-    #[serde(default)]
-    tool_call_id: Option<String>,
-    #[serde(default)]
-    tool_message_id: Option<MessageId>,
-    #[serde(default)]
-    kind: Option<CheckpointKind>,
-}
-
-/// `rewind` options: the scope picks the verb.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct RewindArgs {
-    scope: Scope,
-    to: MessageId,
-    #[serde(default)]
-    policy: Policy,
-    #[serde(default)]
-    paths: Vec<String>,
 }
 
 fn session_id(v: &JsValue) -> Result<SessionId, JsErr> {
@@ -361,20 +331,8 @@ impl Engine {
         for key in ["before", "after"] {
             let _ = js_sys::Reflect::delete_property(&rest, &JsValue::from_str(key));
         }
-        let a: RecordEditArgs = options(&rest.into(), "recordEdit options")?;
-        let o = EditOptions {
-            turn_id: a.turn_id,
-            tool_name: a.tool_name,
-            tool_call_id: a.tool_call_id,
-            tool_message_id: a.tool_message_id,
-            kind: a.kind.unwrap_or(CheckpointKind::Edit),
-            changes: vec![EditChange {
-                path: a.path,
-                before,
-                after,
-                patch: None,
-            }],
-        };
+        let edit: FileEdit = options(&rest.into(), "recordEdit options")?;
+        let o = edit.with_bytes(before, after);
         self.run(|i| with!(i, e => e.record_edit(&s, o)))
     }
 
@@ -456,32 +414,8 @@ impl Engine {
         #[wasm_bindgen(unchecked_param_type = "RewindOptions")] opts: JsValue,
     ) -> Result<JsValue> {
         let s = session_id(&session)?;
-        let a: RewindArgs = options(&opts, "rewind options")?;
-        match a.scope {
-            Scope::Conversation => {
-                let o = conversation::Options { to: a.to };
-                self.run(|i| with!(i, e => e.rewind_conversation(&s, o)))
-            }
-            Scope::Workspace => {
-                let o = ApplyOptions {
-                    target: TargetOptions {
-                        since: Some(a.to),
-                        paths: a.paths,
-                        ..TargetOptions::default()
-                    },
-                    policy: a.policy,
-                };
-                self.run(|i| with!(i, e => e.apply_file_rewind(&s, o)))
-            }
-            Scope::Both => {
-                let o = both::Options {
-                    to: a.to,
-                    policy: a.policy,
-                    paths: a.paths,
-                };
-                self.run(|i| with!(i, e => e.rewind_both(&s, o)))
-            }
-        }
+        let o: rewind_core::rewind::Options = options(&opts, "rewind options")?;
+        self.run(|i| with!(i, e => e.rewind(&s, o)))
     }
 
     /// Undo a file-writing operation.
