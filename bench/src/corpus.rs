@@ -1,7 +1,7 @@
 //! The 10,000-file workspace: real source files copied from the local cargo registry (what
 //! `cargo fetch` unpacked under `~/.cargo/registry/src/`), repeated into `repN/` sub-folders
-//! when the registry holds fewer. Cached under `target/bench-data/corpus`; a marker file beside
-//! it records the file count so reruns skip the copy.
+//! when the registry holds fewer. Cached under `<target dir>/bench-data/corpus`; a marker file
+//! beside it records the file count so reruns skip the copy.
 
 use crate::harness::Result;
 use std::path::{Path, PathBuf};

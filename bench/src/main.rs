@@ -6,7 +6,8 @@
 //! ```
 //!
 //! `scripts/bench` builds it in release mode and runs it. Prepared data (the 10,000-file
-//! workspace, the 10,000-message session) is cached under `target/bench-data`.
+//! workspace, the 10,000-message session) is cached in `bench-data/` beside the profile
+//! directories of cargo's target directory (`target/bench-data` unless CARGO_TARGET_DIR moves it).
 
 use rewind_bench::harness::Result;
 use rewind_bench::report::{self, Table};
@@ -41,11 +42,20 @@ struct Args {
     scenario: Option<String>,
 }
 
+/// `bench-data` in cargo's target directory, found from this binary's own path
+/// (`<target>/release/rewind-bench`), so a CARGO_TARGET_DIR build keeps its cache there too.
+fn default_data(root: &Path) -> PathBuf {
+    std::env::current_exe()
+        .ok()
+        .and_then(|exe| Some(exe.parent()?.parent()?.join("bench-data")))
+        .unwrap_or_else(|| root.join("target").join("bench-data"))
+}
+
 fn parse_args(root: &Path) -> Result<Args> {
     let mut a = Args {
         samples: 10,
         out: root.join("BENCHMARKS.md"),
-        data: root.join("target").join("bench-data"),
+        data: default_data(root),
         only: None,
         scenario: None,
     };

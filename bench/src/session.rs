@@ -1,7 +1,7 @@
 //! The long session: 2,000 turns of prompt + one file edit + 4 replies, i.e. 10,000 messages
 //! and 2,000 checkpoints. Built once through the engine over the in-memory store (fast), then
 //! the very batches it committed are replayed into SQLite and written to `batches.jsonl` for the
-//! wasm package. Cached under `target/bench-data/session10k`.
+//! wasm package. Cached under `<target dir>/bench-data/session10k`.
 
 use crate::corpus::{Corpus, code_bytes};
 use crate::harness::Result;
