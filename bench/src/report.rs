@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::process::Command;
 
-/// Whether a DESIGN.md §8 target was met.
+/// Whether a row's performance target (listed at the top of BENCHMARKS.md) was met.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Met {
     /// Met.

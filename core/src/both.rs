@@ -41,7 +41,7 @@ pub struct Outcome {
     pub target_message_id: MessageId,
     /// The new generation, when rewound.
     pub generation: Option<u64>,
-    /// The seed-compatible evaluation.
+    /// How the target was evaluated ([`crate::branch::evaluate_rewind_target`]).
     pub evaluation: Evaluation,
 }
 

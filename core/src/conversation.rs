@@ -41,7 +41,7 @@ pub struct Outcome {
     pub kept_message_count: usize,
     /// Turns no longer on the branch.
     pub removed_turn_ids: Vec<TurnId>,
-    /// The seed-compatible evaluation.
+    /// How the target was evaluated ([`crate::branch::evaluate_rewind_target`]).
     pub evaluation: Evaluation,
 }
 
@@ -63,7 +63,7 @@ pub enum Error {
     Unavailable {
         /// The target.
         target: MessageId,
-        /// The seed's reason string.
+        /// The evaluation's `reason` (which of its seven outcomes).
         reason: &'static str,
     },
     /// The host could not stop the removed turns' background work.

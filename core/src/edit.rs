@@ -1,5 +1,5 @@
-//! Edit the latest prompt or retry the latest reply. Only the latest turn, as in the seed; the
-//! errors say so. Guards run before anything is stopped or written.
+//! Edit the latest prompt or retry the latest reply. Only the latest turn can be edited or
+//! retried; the errors say so. Guards run before anything is stopped or written.
 
 use crate::both;
 use crate::branch;
@@ -61,7 +61,7 @@ pub enum Disposition {
 pub struct Outcome {
     /// Rewound, or blocked by a guard.
     pub disposition: Disposition,
-    /// The seed's guard code when blocked (`guard.workspaceRewindUnsafeFiles`, …).
+    /// The guard's code when blocked (`guard.workspaceRewindUnsafeFiles`, …).
     pub reason_code: Option<&'static str>,
     /// The new turn, when recorded.
     pub turn_id: Option<TurnId>,
@@ -82,7 +82,7 @@ pub enum Error {
     /// A record could not be read.
     #[error(transparent)]
     Load(#[from] load::Error),
-    /// A guard refused: the seed's code and why.
+    /// A guard refused: its code and why.
     #[error("{message} ({code})")]
     Guard {
         /// `guard.latestQueryEditOnly`, `guard.latestAssistantRetryOnly` or `proto.invalidPayload`.

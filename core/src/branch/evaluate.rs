@@ -1,5 +1,6 @@
-//! `evaluate_rewind_target`: the seed's seven-outcome table, with an explicit `available` flag
-//! so an unavailable result can never be mistaken for a success strategy.
+//! `evaluate_rewind_target`: whether a rewind to a message can happen and how, as one of seven
+//! outcomes (the `reason` strings below; the README lists them), with an explicit `available`
+//! flag so an unavailable result can never be mistaken for a success strategy.
 
 use crate::id::MessageId;
 use serde::{Deserialize, Serialize};
@@ -61,13 +62,17 @@ pub struct Evaluation {
     pub strategy: Strategy,
     /// Where the target lies.
     pub target_status: TargetStatus,
-    /// The seed's reason string.
+    /// Which of the seven outcomes: `target_not_found`, `target_in_active_chain`,
+    /// `checkpoint_required_for_workspace_rewind`, `target_covered_by_compact_file_only_available`,
+    /// `target_covered_by_compact_without_checkpoint` or
+    /// `target_covered_by_compact_active_branch_rebuild`.
     pub reason: &'static str,
     /// The last compaction boundary, when there is one.
     pub compact_boundary_id: Option<MessageId>,
 }
 
-/// Evaluate a rewind target the way the seed does (its `evaluateRewindTarget` table).
+/// Evaluate a rewind target: where it lies (after or behind the last compaction boundary,
+/// or not on the active branch), which scopes a checkpoint allows, and so which outcome applies.
 pub fn evaluate_rewind_target(
     items: &[Item],
     target: &MessageId,
