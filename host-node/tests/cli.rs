@@ -273,10 +273,21 @@ fn two_processes_record_into_one_database_at_once() {
     }
 }
 
+/// `rewind` without the bench's global `--workspace`, which the demo refuses.
+fn bare() -> std::process::Command {
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_rewind"));
+    c.env_remove("REWIND_DB");
+    c
+}
+
 #[test]
 fn the_demo_runs_start_to_finish() {
     let b = Bench::new();
-    let out = b.text(&["demo", b.path("demo").to_str().expect("utf8")]);
+    let out = bare()
+        .arg("demo")
+        .arg(b.path("demo"))
+        .output()
+        .expect("run rewind");
     assert!(
         out.status.success(),
         "{}",
@@ -293,4 +304,45 @@ fn the_demo_runs_start_to_finish() {
         assert!(text.contains(step), "missing step {step}:\n{text}");
     }
     assert!(text.contains("external_modified"), "{text}");
+}
+
+#[test]
+fn the_demo_has_one_way_to_say_where_it_runs() {
+    let help = bare().args(["help", "demo"]).output().expect("run rewind");
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(help.contains("[DIR]"), "{help}");
+    assert!(help.contains("DIR/.rewind/"), "{help}");
+    for global in ["--workspace", "--db"] {
+        assert!(!help.contains(global), "{global} shown:\n{help}");
+    }
+
+    let b = Bench::new();
+    let dir = b.path("demo");
+    let dir = dir.to_str().expect("utf8");
+    for args in [
+        vec!["--workspace", dir, "demo"],
+        vec!["demo", "--workspace", dir],
+        vec!["demo", "--db", "other.db", dir],
+    ] {
+        let out = bare().args(&args).output().expect("run rewind");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains("rewind demo [DIR]"), "{args:?}: {err}");
+        assert!(!b.path("demo").exists(), "{args:?} ran the demo anyway");
+    }
+
+    // REWIND_DB set for the user's own sessions neither stops the demo nor is written to.
+    let db = b.path("mine.db");
+    let out = bare()
+        .env("REWIND_DB", &db)
+        .args(["demo", dir])
+        .output()
+        .expect("run rewind");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(b.path("demo/.rewind/rewind.db").exists());
+    assert!(!db.exists());
 }

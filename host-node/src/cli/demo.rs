@@ -17,8 +17,43 @@ use std::path::{Path, PathBuf};
 
 #[derive(Debug, clap::Args)]
 pub(super) struct Args {
-    /// Where to play it out (default: a new directory under the system temp dir).
+    /// Where to play it out: the demo creates DIR (default: a new directory under the system
+    /// temp dir) and keeps its own database in DIR/.rewind/
     dir: Option<PathBuf>,
+    // These two take the place of the global --workspace and --db for this command (clap does not
+    // add a global argument to a subcommand that defines one with the same id): hidden, so that
+    // `rewind help demo` shows one way to say where the demo runs, and refused when given,
+    // rather than silently ignored.
+    #[arg(long, hide = true)]
+    workspace: Option<PathBuf>,
+    #[arg(long, hide = true)]
+    db: Option<PathBuf>,
+}
+
+impl Args {
+    /// Refuse the global options the demo does not use.
+    fn check(&self) -> Result<(), CliError> {
+        let refuse = |what: &str| {
+            Err(CliError::new(
+                rewind_core::ErrorKind::InvalidInput,
+                format!(
+                    "the demo does not take {what}: it runs in its own directory, \
+                     `rewind demo [DIR]`, with its own database in DIR/.rewind/"
+                ),
+            ))
+        };
+        if self.workspace.is_some() {
+            return refuse("--workspace");
+        }
+        // clap hands the global REWIND_DB down here too; only a --db on the command line (a value
+        // other than the environment's) is refused, and the demo never uses either.
+        if self.db.is_some()
+            && self.db.as_deref().map(Path::as_os_str) != std::env::var_os("REWIND_DB").as_deref()
+        {
+            return refuse("--db");
+        }
+        Ok(())
+    }
 }
 
 struct Demo {
@@ -164,6 +199,7 @@ fn show(dir: &Path, path: &str) -> String {
 }
 
 pub(super) fn run(_ctx: &Context, a: Args) -> Result<Report, CliError> {
+    a.check()?;
     let dir = a.dir.unwrap_or_else(scratch);
     std::fs::create_dir_all(&dir).map_err(host)?;
     let db = default_db_path(&dir);
