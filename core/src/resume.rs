@@ -16,10 +16,12 @@ use serde::Serialize;
 pub struct CheckpointFile {
     /// The file.
     pub path: String,
-    /// Hash before, or `missing`.
-    pub before: String,
-    /// Hash after, or `missing`.
-    pub after: String,
+    /// Hash before, or `missing` (the file did not exist); `None` (JSON `null`) when unknown
+    /// because the capture failed (`capture_failed` says why).
+    pub before: Option<String>,
+    /// Hash after, or `missing` (the tool deleted it); `None` when the capture failed and
+    /// recorded no after-state.
+    pub after: Option<String>,
     /// Already undone by an operation still in effect.
     pub undone: bool,
     /// Why it can never be restored, when capture failed.
@@ -49,8 +51,11 @@ impl CheckpointSummary {
         c: &Checkpoint,
         undone: &std::collections::BTreeSet<(CheckpointId, crate::path::WorkPath)>,
     ) -> Self {
-        let h = |v: &Option<crate::model::FileVersion>| {
-            display_opt(v.as_ref().map(|v| &v.hash)).to_owned()
+        // A failed capture knows no before-state, and an after-state only when it recorded one:
+        // `missing` would claim the file was absent.
+        let h = |v: &Option<crate::model::FileVersion>, failed: bool| match v {
+            None if failed => None,
+            v => Some(display_opt(v.as_ref().map(|v| &v.hash)).to_owned()),
         };
         Self {
             checkpoint_id: c.id.clone(),
@@ -62,8 +67,8 @@ impl CheckpointSummary {
                 .iter()
                 .map(|f| CheckpointFile {
                     path: f.path.to_string(),
-                    before: h(&f.before),
-                    after: h(&f.after),
+                    before: h(&f.before, f.capture_failed()),
+                    after: h(&f.after, f.capture_failed()),
                     undone: undone.contains(&(c.id.clone(), f.path.clone())),
                     capture_failed: match &f.capture {
                         crate::model::Capture::Failed { reason } => Some(reason.clone()),

@@ -346,3 +346,59 @@ fn the_demo_has_one_way_to_say_where_it_runs() {
     assert!(b.path("demo/.rewind/rewind.db").exists());
     assert!(!db.exists());
 }
+
+#[test]
+fn checkpoints_say_a_failed_capture_is_unknown_not_missing() {
+    let b = Bench::new();
+    b.ok(&["config", "--max-file-size", "16"]);
+    let session = s(&b.ok(&["session", "new"]), "id");
+    let t = s(&b.ok(&["prompt", &session, "--text", "big"]), "turnId");
+    b.write("big.txt", &[b'x'; 64]);
+    b.ok(&[
+        "edit",
+        &session,
+        "--turn",
+        &t,
+        "--path",
+        "big.txt",
+        "--created",
+    ]);
+    b.write("small.txt", b"ok\n");
+    b.ok(&[
+        "edit",
+        &session,
+        "--turn",
+        &t,
+        "--path",
+        "small.txt",
+        "--created",
+    ]);
+
+    let cps = b.ok(&["checkpoints", &session]);
+    let big = &cps[0]["files"][0];
+    assert_eq!(big["before"], serde_json::Value::Null);
+    assert_eq!(big["captureFailed"], "too_large");
+    assert!(
+        big["after"].as_str().is_some_and(|h| h.len() == 64),
+        "{big}"
+    );
+    assert_eq!(cps[1]["files"][0]["before"], "missing");
+
+    let out = b.text(&["checkpoints", &session]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    let big = lines
+        .iter()
+        .find(|l| l.contains("big.txt"))
+        .expect("big.txt");
+    assert!(
+        big.contains("unknown (capture failed: too_large) -> "),
+        "{text}"
+    );
+    assert!(!big.contains("missing"), "{text}");
+    let small = lines
+        .iter()
+        .find(|l| l.contains("small.txt"))
+        .expect("small");
+    assert!(small.contains("missing -> "), "{text}");
+}

@@ -396,9 +396,12 @@ export interface ForkOutcome {
 }
 export interface CheckpointFile {
     path: string;
-    before: string;
-    after: string;
+    /** Hash, or "missing" (the file did not exist); null when unknown: the capture failed. */
+    before: string | null;
+    /** Hash, or "missing" (deleted); null when the capture failed and recorded no after-state. */
+    after: string | null;
     undone: boolean;
+    /** Why the capture failed (e.g. "too_large", "read_failed"); absent when it did not. */
     captureFailed?: string;
 }
 export interface CheckpointSummary {

@@ -181,3 +181,42 @@ fn replies_to_a_turn_removed_by_a_rewind_are_refused() {
         .expect_err("removed turn");
     assert_eq!(err.kind(), ErrorKind::Conflict);
 }
+
+#[test]
+fn a_failed_capture_lists_its_unknown_states_as_null_not_missing() {
+    let mut e = engine().with_limits(Limits {
+        max_file_bytes: 8,
+        ..Limits::default()
+    });
+    e.workspace_mut().put("big.bin", vec![1u8; 9]);
+    let s = session(&mut e);
+    let (t, _) = prompt(&mut e, &s, "one");
+    tool_edit(&mut e, &s, &t, "big.bin", Some(&[2u8; 9]));
+    e.record_failed_capture(
+        &s,
+        rewind_core::record::FailedCaptureOptions {
+            turn_id: t.clone(),
+            tool_name: "Bash".into(),
+            path: "out.csv".into(),
+            reason: "read_failed".into(),
+        },
+    )
+    .expect("failed capture");
+    tool_edit(&mut e, &s, &t, "new.txt", Some(b"ok"));
+    let cps = e.checkpoints(&s).expect("list");
+    let files: Vec<_> = cps.iter().map(|c| &c.files[0]).collect();
+    // Too large: the before-state is unknown, the after-state's hash was still recorded.
+    assert_eq!(files[0].before, None);
+    assert_eq!(
+        files[0].after.as_deref(),
+        Some(rewind_core::hash::ContentHash::of(&[2u8; 9]).as_str())
+    );
+    // Reported failure: neither state is known.
+    assert_eq!((&files[1].before, &files[1].after), (&None, &None));
+    assert_eq!(files[1].capture_failed.as_deref(), Some("read_failed"));
+    // A captured creation: the file really was absent before.
+    assert_eq!(files[2].before.as_deref(), Some("missing"));
+    let json = serde_json::to_value(files[1]).expect("json");
+    assert_eq!(json["before"], serde_json::Value::Null);
+    assert_eq!(json["captureFailed"], "read_failed");
+}

@@ -20,12 +20,15 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
             c.checkpoint_id, c.turn_id, c.tool_name
         );
         for f in &c.files {
-            let short = |h: &str| {
-                if h.len() == 64 {
-                    h[..12].to_owned()
-                } else {
-                    h.to_owned()
-                }
+            // `missing` is an absent file; a failed capture's unknown side says so, with why.
+            let unknown = match &f.capture_failed {
+                Some(why) => format!("unknown (capture failed: {why})"),
+                None => "unknown".to_owned(),
+            };
+            let short = |h: &Option<String>| match h.as_deref() {
+                Some(h) if h.len() == 64 => h[..12].to_owned(),
+                Some(h) => h.to_owned(),
+                None => unknown.clone(),
             };
             let undone = if f.undone { "  (undone)" } else { "" };
             let _ = writeln!(

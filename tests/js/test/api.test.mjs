@@ -193,3 +193,17 @@ test('gc keeps the newest checkpoints, drops what nothing references, and stats 
   assert.equal(engine.operations(id).at(-1).kind, 'gc');
   expectError(() => engine.gc({ keep: -1 }), 'invalid_input');
 });
+
+test('a failed capture lists its unknown before as null, not "missing" (an absent file)', () => {
+  const ws = new MemWorkspace();
+  const engine = Engine.inMemory({ workspace: ws });
+  const { id } = engine.createSession({});
+  const { turnId } = engine.recordPrompt(id, { text: 'regenerate' });
+  engine.recordFailedCapture(id, { turnId, toolName: 'Bash', path: 'out.csv', reason: 'read_failed' });
+  ws.put('new.txt', utf8('one\n'));
+  engine.recordEdit(id, { turnId, path: 'new.txt', before: null, after: utf8('one\n'), toolName: 'Write' });
+  const [failed, created] = engine.checkpoints(id).map((c) => c.files[0]);
+  assert.deepEqual([failed.before, failed.after, failed.captureFailed], [null, null, 'read_failed']);
+  assert.equal(created.before, 'missing');
+  assert.equal(created.captureFailed, undefined);
+});
