@@ -83,6 +83,7 @@ pub fn undo(p: &mut Ports<'_>, session: &SessionId, opts: Options) -> Result<App
             tool_name: op.kind.as_str().to_owned(),
             unsupported: None,
             stats: LineStats::default(),
+            large: false,
         })
         .collect();
     let gathered = Gathered {

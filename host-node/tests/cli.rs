@@ -402,3 +402,58 @@ fn checkpoints_say_a_failed_capture_is_unknown_not_missing() {
         .expect("small");
     assert!(small.contains("missing -> "), "{text}");
 }
+
+#[test]
+fn previews_say_which_files_are_too_large_for_line_counts() {
+    let b = Bench::new();
+    let session = s(&b.ok(&["session", "new"]), "id");
+    let turn = b.ok(&["prompt", &session, "--text", "generate"]);
+    let (t, p) = (s(&turn, "turnId"), s(&turn, "messageId"));
+    // Over the 1 MiB patch limit, under the 10 MiB recording limit.
+    b.write(
+        "big.txt",
+        "a line of generated text\n".repeat(50_000).as_bytes(),
+    );
+    b.ok(&[
+        "edit",
+        &session,
+        "--turn",
+        &t,
+        "--path",
+        "big.txt",
+        "--created",
+        "--tool",
+        "Write",
+    ]);
+    b.write("small.txt", b"one\ntwo\n");
+    b.ok(&[
+        "edit",
+        &session,
+        "--turn",
+        &t,
+        "--path",
+        "small.txt",
+        "--created",
+    ]);
+
+    let preview = b.ok(&["preview", &session, "--since", &p]);
+    assert_eq!(preview["safeFiles"][0]["path"], "big.txt");
+    assert_eq!(preview["safeFiles"][0]["large"], true);
+    assert!(preview["safeFiles"][1].get("large").is_none(), "{preview}");
+    assert_eq!(preview["stats"]["additions"], 2);
+
+    let out = b.text(&["preview", &session, "--since", &p]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("big.txt  (1 change(s) by Write; large file, no line counts)"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("small.txt  (1 change(s) by Edit; large"),
+        "{text}"
+    );
+    assert!(
+        text.contains("+2 -0 lines to undo (not counting 1 large file)"),
+        "{text}"
+    );
+}

@@ -312,6 +312,8 @@ export interface SafeFile {
     action: FileAction;
     operationCount: number;
     toolNames: string[];
+    /** Too large for a patch (over 1 MiB): the preview's line counts leave it out. */
+    large?: boolean;
 }
 export interface UnsafeFile {
     path: string;
@@ -323,6 +325,8 @@ export interface UnsafeFile {
     toolNames: string[];
     /** `merge` would keep the user's edits and still undo the agent's change. */
     mergeable: boolean;
+    /** Too large for a patch (over 1 MiB): the preview's line counts leave it out. */
+    large?: boolean;
 }
 export interface Preview {
     sessionId: string;

@@ -25,6 +25,8 @@ pub(crate) struct Change {
     /// Set when the change cannot be undone (failed capture).
     pub(crate) unsupported: Option<String>,
     pub(crate) stats: LineStats,
+    /// A side is over [`patch::PATCH_LIMIT`], so no patch was made and `stats` counts nothing.
+    pub(crate) large: bool,
 }
 
 /// What a target covers.
@@ -53,6 +55,12 @@ fn changes_of(c: &Checkpoint) -> impl Iterator<Item = Change> + '_ {
             Capture::Captured => None,
         },
         stats: fc.patch.as_deref().map(patch::stats).unwrap_or_default(),
+        large: fc.patch.is_none()
+            && !fc.capture_failed()
+            && [&fc.before, &fc.after]
+                .into_iter()
+                .flatten()
+                .any(|v| v.size > patch::PATCH_LIMIT as u64),
     })
 }
 

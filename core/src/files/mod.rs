@@ -62,6 +62,10 @@ pub struct SafeFile {
     pub operation_count: usize,
     /// The tools that made them.
     pub tool_names: Vec<String>,
+    /// A change of this file was too large for a patch (over [`crate::patch::PATCH_LIMIT`]), so
+    /// the preview's line counts leave it out. Serialised only when true.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub large: bool,
 }
 
 /// A path the apply would not write under the `block` policy.
@@ -84,6 +88,10 @@ pub struct UnsafeFile {
     pub tool_names: Vec<String>,
     /// `merge` would keep the user's edits and still undo the agent's change.
     pub mergeable: bool,
+    /// A change of this file was too large for a patch (over [`crate::patch::PATCH_LIMIT`]), so
+    /// the preview's line counts leave it out. Serialised only when true.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub large: bool,
 }
 
 /// Totals of a preview.
@@ -94,7 +102,7 @@ pub struct PreviewStats {
     pub files: usize,
     /// Checkpoints involved.
     pub checkpoints: usize,
-    /// Lines the undone changes had added and removed.
+    /// Lines the undone changes had added and removed (files marked `large` not counted).
     #[serde(flatten)]
     pub lines: LineStats,
 }

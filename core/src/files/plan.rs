@@ -33,6 +33,8 @@ pub(crate) struct PathPlan {
     /// Every checkpoint whose change of this path a write undoes.
     pub(crate) undid: Vec<CheckpointId>,
     pub(crate) stats: LineStats,
+    /// A change of this path is too large for a patch: `stats` does not count it.
+    pub(crate) large: bool,
     /// Disk content at plan time (`Some(None)` = absent); `None` when it could not be read.
     pub(crate) current: Option<Option<Vec<u8>>>,
     /// What a restore writes (`Some(None)` = remove); `None` when unknown.
@@ -130,6 +132,7 @@ fn plan_path(
             additions: acc.additions + c.stats.additions,
             deletions: acc.deletions + c.stats.deletions,
         }),
+        large: chain.iter().any(|c| c.large),
         current: None,
         target: None,
         merged: None,
@@ -253,6 +256,7 @@ impl Plan {
                 operation_count: 1,
                 tool_names: Vec::new(),
                 mergeable: false,
+                large: false,
             })
             .collect();
         let mut lines = LineStats::default();
@@ -266,6 +270,7 @@ impl Plan {
                     action: PathPlan::action_of(target),
                     operation_count: p.operation_count,
                     tool_names,
+                    large: p.large,
                 }),
                 (conflict, _) => {
                     let c = conflict
@@ -280,6 +285,7 @@ impl Plan {
                         operation_count: p.operation_count,
                         tool_names,
                         mergeable: p.merged.is_some(),
+                        large: p.large,
                     });
                 }
             }

@@ -26,6 +26,10 @@ pub use create::create;
 pub use reverse::reverse;
 pub use validate::validate;
 
+/// Text files up to this size get a structured patch computed at record time; a larger side
+/// means no patch and so no line counts (previews mark such files `large`).
+pub const PATCH_LIMIT: usize = 1024 * 1024;
+
 /// The line jsdiff puts after a hunk line whose text has no final newline.
 pub const NO_NEWLINE_MARKER: &str = "\\ No newline at end of file";
 

@@ -5,12 +5,9 @@ use crate::hash::ContentHash;
 use crate::id::{CheckpointId, MessageId, SessionId, TurnId};
 use crate::load::{self, encode};
 use crate::model::{Capture, Checkpoint, CheckpointKind, FileChange, FileVersion};
-use crate::patch::{self, Hunk, LineStats};
+use crate::patch::{self, Hunk, LineStats, PATCH_LIMIT};
 use crate::path::WorkPath;
 use serde::{Deserialize, Serialize};
-
-/// Text files up to this size get a structured patch computed at record time.
-const PATCH_LIMIT: usize = 1024 * 1024;
 
 /// One file a tool changed: the exact bytes before and after (`None` = absent).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

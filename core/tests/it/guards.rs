@@ -220,3 +220,51 @@ fn a_failed_capture_lists_its_unknown_states_as_null_not_missing() {
     assert_eq!(json["before"], serde_json::Value::Null);
     assert_eq!(json["captureFailed"], "read_failed");
 }
+
+#[test]
+fn previews_mark_files_too_large_for_line_counts() {
+    use rewind_core::patch::PATCH_LIMIT;
+    let mut e = engine();
+    let s = session(&mut e);
+    let (t, p) = prompt(&mut e, &s, "one");
+    let line = format!("{}\n", "x".repeat(63));
+    let at_limit = line.repeat(PATCH_LIMIT / line.len());
+    assert_eq!(at_limit.len(), PATCH_LIMIT);
+    let over = format!("{at_limit}y");
+    tool_edit(&mut e, &s, &t, "at_limit.txt", Some(at_limit.as_bytes()));
+    tool_edit(&mut e, &s, &t, "over.txt", Some(over.as_bytes()));
+    tool_edit(&mut e, &s, &t, "small.txt", Some(b"one\n"));
+    let since = TargetOptions {
+        since: Some(p),
+        ..TargetOptions::default()
+    };
+    let preview = e.preview_file_rewind(&s, since.clone()).expect("preview");
+    let large: Vec<(&str, bool)> = preview
+        .safe_files
+        .iter()
+        .map(|f| (f.path.as_str(), f.large))
+        .collect();
+    assert_eq!(
+        large,
+        [
+            ("at_limit.txt", false),
+            ("over.txt", true),
+            ("small.txt", false)
+        ]
+    );
+    // Only the two files with a patch are counted.
+    assert_eq!(
+        preview.stats.lines.additions as usize,
+        PATCH_LIMIT / line.len() + 1
+    );
+    let json = serde_json::to_value(&preview).expect("json");
+    assert_eq!(json["safeFiles"][1]["large"], true);
+    assert!(json["safeFiles"][0].get("large").is_none(), "{json}");
+
+    // An unsafe large file is marked too.
+    e.workspace_mut()
+        .put("over.txt", b"someone else's".to_vec());
+    let preview = e.preview_file_rewind(&s, since).expect("preview");
+    assert_eq!(preview.unsafe_files[0].path, "over.txt");
+    assert!(preview.unsafe_files[0].large);
+}

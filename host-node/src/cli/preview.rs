@@ -41,14 +41,22 @@ pub(super) struct Args {
     target: TargetArgs,
 }
 
+/// Said of a file too large for a patch, whose lines the totals do not count.
+const LARGE: &str = "large file, no line counts";
+
 /// The human form of a preview.
 pub(super) fn describe(p: &Preview) -> String {
     let mut t = String::new();
     for f in &p.safe_files {
         let action = format!("{:?}", f.action).to_lowercase();
+        let large = if f.large {
+            format!("; {LARGE}")
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             t,
-            "  {action:<8} {}  ({} change(s) by {})",
+            "  {action:<8} {}  ({} change(s) by {}{large})",
             f.path,
             f.operation_count,
             f.tool_names.join(", ")
@@ -64,7 +72,16 @@ pub(super) fn describe(p: &Preview) -> String {
         } else {
             ""
         };
-        let _ = writeln!(t, "  UNSAFE   {}  {reason}: {}{merge}", f.path, f.message);
+        let large = if f.large {
+            format!(" [{LARGE}]")
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            t,
+            "  UNSAFE   {}  {reason}: {}{merge}{large}",
+            f.path, f.message
+        );
     }
     for path in &p.reverted_paths {
         let _ = writeln!(
@@ -79,9 +96,16 @@ pub(super) fn describe(p: &Preview) -> String {
     } else {
         "blocked: resolve the unsafe files or choose --policy skip, merge or force"
     };
+    let large = p.safe_files.iter().filter(|f| f.large).count()
+        + p.unsafe_files.iter().filter(|f| f.large).count();
+    let uncounted = match large {
+        0 => String::new(),
+        1 => " (not counting 1 large file)".to_owned(),
+        n => format!(" (not counting {n} large files)"),
+    };
     let _ = write!(
         t,
-        "{} file(s), +{} -{} lines to undo; {verdict}",
+        "{} file(s), +{} -{} lines to undo{uncounted}; {verdict}",
         p.stats.files, p.stats.lines.additions, p.stats.lines.deletions
     );
     t

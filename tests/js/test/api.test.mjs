@@ -207,3 +207,19 @@ test('a failed capture lists its unknown before as null, not "missing" (an absen
   assert.equal(created.before, 'missing');
   assert.equal(created.captureFailed, undefined);
 });
+
+test('previews mark files too large for a patch (no line counts) as large', () => {
+  const ws = new MemWorkspace();
+  const engine = Engine.inMemory({ workspace: ws });
+  const { id } = engine.createSession({});
+  const { turnId, messageId } = engine.recordPrompt(id, { text: 'generate' });
+  const big = utf8('generated line\n'.repeat(80_000)); // 1.2 MB: over the 1 MiB patch limit
+  ws.put('big.txt', big);
+  engine.recordEdit(id, { turnId, path: 'big.txt', before: null, after: big, toolName: 'Write' });
+  ws.put('small.txt', utf8('one\n'));
+  engine.recordEdit(id, { turnId, path: 'small.txt', before: null, after: utf8('one\n'), toolName: 'Write' });
+  const preview = engine.previewFileRewind(id, { since: messageId });
+  assert.deepEqual(preview.safeFiles.map((f) => [f.path, f.large ?? false]), [['big.txt', true], ['small.txt', false]]);
+  assert.equal('large' in preview.safeFiles[1], false, 'omitted when false');
+  assert.equal(preview.stats.additions, 1, 'the large file has no line counts');
+});
