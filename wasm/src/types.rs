@@ -329,6 +329,8 @@ export interface UnsafeFile {
   toolNames: string[];
   /** `merge` would keep the user's edits and still undo the agent's change. */
   mergeable: boolean;
+  /** `force` would restore it: the content to restore is known (journaled, so undoable). */
+  forceable: boolean;
 }
 export interface Preview {
   sessionId: string;
@@ -336,6 +338,8 @@ export interface Preview {
   canApply: boolean;
   safeFiles: SafeFile[];
   unsafeFiles: UnsafeFile[];
+  /** Paths that already hold what the rewind would restore: not written, not counted. */
+  unchangedFiles: string[];
   revertedPaths: string[];
   stats: { files: number; checkpoints: number; additions: number; deletions: number };
 }
@@ -350,6 +354,8 @@ export interface ApplyOutcome {
   operationId: string | null;
   restoredFiles: RestoredFile[];
   skippedFiles: string[];
+  /** Paths that already held their target: not written. */
+  unchangedFiles: string[];
   /** Why nothing was applied (a failed write, rolled back), or null. */
   cause: string | null;
   preview: Preview;

@@ -87,7 +87,7 @@ fn choose(plan: &Plan, policy: Policy) -> (Vec<PlannedWrite<'_>>, Vec<String>) {
         .iter()
         .map(|d| format!("checkpoint:{}", d.id))
         .collect();
-    for p in &plan.paths {
+    for p in plan.paths.iter().filter(|p| !p.unchanged) {
         let external = p
             .conflict
             .as_ref()
@@ -105,7 +105,7 @@ fn choose(plan: &Plan, policy: Policy) -> (Vec<PlannedWrite<'_>>, Vec<String>) {
                 merged: true,
                 forced: false,
             }),
-            (Some(_), Policy::Force) if external => p.target.clone().map(|bytes| PlannedWrite {
+            (Some(_), Policy::Force) if p.forceable() => p.target.clone().map(|bytes| PlannedWrite {
                 plan: p,
                 bytes,
                 merged: false,

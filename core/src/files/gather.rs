@@ -40,6 +40,13 @@ pub(crate) struct Gathered {
     pub(crate) checkpoints: usize,
 }
 
+impl Change {
+    /// A recorded change whose before equals its after changed nothing: there is nothing to undo.
+    pub(crate) fn is_noop(&self) -> bool {
+        self.unsupported.is_none() && self.before == self.after
+    }
+}
+
 fn changes_of(c: &Checkpoint) -> impl Iterator<Item = Change> + '_ {
     c.changes.iter().map(|fc| Change {
         path: fc.path.clone(),
@@ -212,6 +219,7 @@ fn collect(
         .iter()
         .flat_map(|c| changes_of(c))
         .filter(|c| selected(&c.path, filter))
+        .filter(|c| !c.is_noop())
     {
         let ckp = change
             .checkpoint

@@ -84,6 +84,8 @@ pub struct UnsafeFile {
     pub tool_names: Vec<String>,
     /// `merge` would keep the user's edits and still undo the agent's change.
     pub mergeable: bool,
+    /// `force` would restore it: the content to restore is known (journaled, so undoable).
+    pub forceable: bool,
 }
 
 /// Totals of a preview.
@@ -111,6 +113,8 @@ pub struct Preview {
     pub safe_files: Vec<SafeFile>,
     /// Paths that block a `block` apply, by path.
     pub unsafe_files: Vec<UnsafeFile>,
+    /// Paths that already hold what the rewind would restore: not written, not counted.
+    pub unchanged_files: Vec<String>,
     /// Paths whose changes an earlier operation already undid (excluded).
     pub reverted_paths: Vec<String>,
     /// Totals.
