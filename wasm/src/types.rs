@@ -232,10 +232,12 @@ export interface SideChatOptions {
 }
 /** Retention settings for `gc`. */
 export interface GcOptions {
-  /** Keep the newest N checkpoints of each session (default 100). */
+  /** Keep the newest N checkpoints of each session (default 100), the active branch's first. */
   keep?: number | null;
-  /** Drop sessions idle for more than this many days (default: never). */
+  /** Drop sessions idle for more than this many days (default: never; 0 is refused). */
   olderThanDays?: number | null;
+  /** The same in milliseconds; under one hour counts as one hour, 0 is refused. */
+  olderThanMs?: number | null;
   /** Plan only; delete nothing. */
   dryRun?: boolean;
 }
@@ -257,6 +259,8 @@ export interface Session {
   branch: { ranges: SeqRange[] };
   generation: number;
   rewoundTo: string | null;
+  /** The highest seq the session ever used (absent while 0); it only grows. */
+  seqHighWater?: number;
 }
 export interface PromptOutcome {
   turnId: string;
@@ -468,7 +472,9 @@ export interface GcPlan {
   blobs: string[];
   totals: { sessions: GcTally; checkpoints: GcTally; blobs: GcTally };
   /** Old sessions kept, and why ("pending_journal" | "live_child"). */
-  protected: { sessionId: string; reason: "pending_journal" | "live_child" }[];
+  protected: { sessionId: string; reason: "pending_journal" | "running_turn" | "live_child" }[];
+  /** The idle age sessions were measured against (after the one-hour floor), or null. */
+  olderThanMs: number | null;
   /** Rows that do not decode; while there are any, no blob is deleted. */
   undecodableRows: number;
 }

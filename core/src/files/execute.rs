@@ -105,12 +105,14 @@ fn choose(plan: &Plan, policy: Policy) -> (Vec<PlannedWrite<'_>>, Vec<String>) {
                 merged: true,
                 forced: false,
             }),
-            (Some(_), Policy::Force) if p.forceable() => p.target.clone().map(|bytes| PlannedWrite {
-                plan: p,
-                bytes,
-                merged: false,
-                forced: true,
-            }),
+            (Some(_), Policy::Force) if p.forceable() => {
+                p.target.clone().map(|bytes| PlannedWrite {
+                    plan: p,
+                    bytes,
+                    merged: false,
+                    forced: true,
+                })
+            }
             _ => None,
         };
         match write {
@@ -348,10 +350,14 @@ fn finish_commit(p: &mut Ports<'_>, journal: &Journal, finish: &Finish) -> Resul
                 });
             }
             if let Some(text) = &finish.notice {
+                let seq = match &finish.branch_move {
+                    Some(m) => m.base.last_seq(last),
+                    None => load::session(p.store, session)?.last_seq(last),
+                } + 1;
                 let mut m = record::new_message(
                     p,
                     session,
-                    last + 1,
+                    seq,
                     Role::System,
                     MessageKind::Notice,
                     text.clone(),

@@ -157,10 +157,9 @@ fn plan_path(
     if let Some(i) = failed {
         let bad = chain[i];
         let why = bad.unsupported.as_deref().unwrap_or_default();
-        let at = bad
-            .checkpoint
-            .as_ref()
-            .map_or_else(String::new, |c| format!(" (failed capture in checkpoint {c})"));
+        let at = bad.checkpoint.as_ref().map_or_else(String::new, |c| {
+            format!(" (failed capture in checkpoint {c})")
+        });
         let unknown_target = i == 0;
         let then = match unknown_target {
             true => "it cannot be restored",

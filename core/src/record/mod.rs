@@ -85,8 +85,9 @@ pub(crate) fn append<T>(
     mut build: impl FnMut(&mut Ports<'_>, u64) -> Result<(Batch, T), Error>,
 ) -> Result<T, Error> {
     for _ in 0..APPEND_ATTEMPTS {
+        let next = load::session(p.store, session)?;
         let last = p.store.last_seq(session).map_err(load::Error::Host)?;
-        let (mut batch, out) = build(p, last + 1)?;
+        let (mut batch, out) = build(p, next.last_seq(last) + 1)?;
         batch.require(Precondition::LastSeq(session.clone(), last));
         match p.store.commit(batch) {
             Ok(()) => return Ok(out),
