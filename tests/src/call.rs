@@ -108,8 +108,15 @@ pub fn call<S: StoreWrite, W: Workspace>(
         }
         "recordEdit" => {
             let s = take_session(&mut args)?;
-            let before = bytes(&args.remove("before").unwrap_or(Value::Null))?;
-            let after = bytes(&args.remove("after").unwrap_or(Value::Null))?;
+            // As in JS: only an explicit null means "absent"; a missing side is an error.
+            let mut side = |key: &str| match args.remove(key) {
+                Some(v) => bytes(&v),
+                None => Err(CallError::input(format!(
+                    "recordEdit {key} is missing: pass the bytes, or null for an absent file"
+                ))),
+            };
+            let before = side("before")?;
+            let after = side("after")?;
             let edit: FileEdit = opts(args)?;
             out(engine.record_edit(&s, edit.with_bytes(before, after)))
         }

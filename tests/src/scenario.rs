@@ -247,7 +247,8 @@ pub fn run<S: StoreWrite, W: Workspace>(
         .map_err(here)?;
         let Some(name) = &step.call else { continue };
         let args = substitute(&step.args, &vars).map_err(here)?;
-        if name == "recordEdit" && step.tool_writes != Some(false) {
+        let has_after = args.get("after").is_some();
+        if name == "recordEdit" && step.tool_writes != Some(false) && has_after {
             let path = args
                 .get("path")
                 .and_then(Value::as_str)

@@ -159,7 +159,10 @@ export interface CompactionOptions {
   turnId?: string | null;
   text: string;
 }
-/** One file a tool changed: the exact bytes before and after; `null` = the file was absent. */
+/**
+ * One file a tool changed: the exact bytes before and after. Both are required: `null` = the
+ * file was absent; a missing (`undefined`) side is an `invalid_input` error.
+ */
 export interface RecordEditOptions {
   turnId: string;
   path: string;

@@ -80,9 +80,11 @@ export function runScenario(sc, { engine, workspace, store }) {
     if (!step.call) return;
     const args = { ...substitute(step.args ?? {}, vars) };
     if (step.call === 'recordEdit') {
-      args.before = bytesOf(args.before ?? null);
-      args.after = bytesOf(args.after ?? null);
-      if (step.toolWrites !== false && typeof args.path === 'string' && !args.path.startsWith('/') && !args.path.includes('..')) {
+      // A side missing from the scenario stays missing: the engine must refuse it (only null
+      // means "absent").
+      if ('before' in args) args.before = bytesOf(args.before);
+      if ('after' in args) args.after = bytesOf(args.after);
+      if (step.toolWrites !== false && 'after' in args && typeof args.path === 'string' && !args.path.startsWith('/') && !args.path.includes('..')) {
         if (args.after === null) workspace.delete(args.path);
         else workspace.put(args.path, args.after);
       }

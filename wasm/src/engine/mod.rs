@@ -317,6 +317,18 @@ impl Engine {
         }
         let side = |key: &str| -> Result<Option<Vec<u8>>, JsErr> {
             let v = get(&opts, key);
+            // Only `null` means "absent": a forgotten field must not record a creation (whose
+            // rewind would delete a file that existed) or a deletion.
+            if v.is_undefined() {
+                return Err(JsErr::input(format!(
+                    "recordEdit {key} is missing: pass the bytes, or null when the file {}",
+                    if key == "before" {
+                        "did not exist before the tool ran"
+                    } else {
+                        "was deleted by the tool"
+                    }
+                )));
+            }
             convert::opt_bytes(&v).ok_or_else(|| {
                 JsErr::input(format!(
                     "recordEdit {key} must be a Uint8Array or null, not {}",
