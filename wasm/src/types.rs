@@ -144,7 +144,7 @@ export interface PromptOptions {
 export interface ReplyOptions {
   turnId: string;
   text: string;
-  /** The reply ended in an error. */
+  /** The reply ended in an error: if it is the turn's final reply, the turn gets no stable boundary. */
   error?: boolean;
   payload?: JsonValue;
 }
@@ -295,6 +295,7 @@ export interface StableBoundary {
 export interface CompleteTurnOutcome {
   turnId: string;
   status: TurnStatus;
+  /** Null when the turn's final assistant reply errored (or there was none): no stable point. */
   boundary: StableBoundary | null;
 }
 export interface Diagnostic {
