@@ -91,6 +91,7 @@ pub mod path;
 pub mod ports;
 pub mod record;
 pub mod recover;
+pub mod replay;
 pub mod resume;
 pub mod rewind;
 pub mod stats;

@@ -114,6 +114,12 @@ export interface EngineOptions {
 export interface MemoryEngineOptions {
   workspace: WorkspaceHost;
   onCommit?: (batch: Uint8Array) => void;
+  /**
+   * `Engine.fromLog` only. By default a torn last batch (a crash mid-write) is dropped and an
+   * undecodable or inapplicable batch in the middle is skipped, each reported in
+   * `engine.diagnostics`; `strict: true` fails with `corrupt` on the first damaged batch.
+   */
+  strict?: boolean;
 }
 
 export type Millis = number;

@@ -2,7 +2,7 @@
 // Call names are Engine method names; `args.sessionId` becomes the first argument; bytes in
 // scenario files (strings, {base64}, null) become Uint8Array/null.
 
-import { bytesOf } from './hosts.mjs';
+import { MemWorkspace, bytesOf } from './hosts.mjs';
 
 const SESSIONLESS = new Set(['createSession', 'listSessions']);
 const NO_OPTIONS = new Set(['activeBranch', 'resume', 'checkpoints', 'operations', 'recover', 'listSessions']);
@@ -90,9 +90,17 @@ export function runScenario(sc, { engine, workspace, store }) {
       }
     }
     const method = engine[step.call];
-    if (typeof method !== 'function') throw here(`Engine has no method ${step.call}`);
     let call;
-    if (SESSIONLESS.has(step.call)) {
+    if (step.call === 'replayLog') {
+      // Engine.fromLog into a fresh in-memory engine; the same result shape as tests/src/call.rs.
+      const { batches, ...rest } = args;
+      call = () => {
+        const e = engine.constructor.fromLog(batches.map(bytesOf), { workspace: new MemWorkspace(), ...rest });
+        return { diagnostics: e.diagnostics, sessions: e.listSessions().map((s) => s.id) };
+      };
+    } else if (typeof method !== 'function') {
+      throw here(`Engine has no method ${step.call}`);
+    } else if (SESSIONLESS.has(step.call)) {
       call = step.call === 'listSessions' ? () => engine.listSessions() : () => engine.createSession(args);
     } else {
       const { sessionId, ...rest } = args;
