@@ -4,7 +4,7 @@
 
 import { MemWorkspace, bytesOf } from './hosts.mjs';
 
-const SESSIONLESS = new Set(['createSession', 'listSessions']);
+const SESSIONLESS = new Set(['createSession', 'listSessions', 'gc', 'stats']);
 const NO_OPTIONS = new Set(['activeBranch', 'resume', 'checkpoints', 'operations', 'recover', 'listSessions']);
 
 function substitute(v, vars) {
@@ -101,7 +101,7 @@ export function runScenario(sc, { engine, workspace, store }) {
     } else if (typeof method !== 'function') {
       throw here(`Engine has no method ${step.call}`);
     } else if (SESSIONLESS.has(step.call)) {
-      call = step.call === 'listSessions' ? () => engine.listSessions() : () => engine.createSession(args);
+      call = ['listSessions', 'stats'].includes(step.call) ? () => method.call(engine) : () => method.call(engine, args);
     } else {
       const { sessionId, ...rest } = args;
       call = NO_OPTIONS.has(step.call) ? () => method.call(engine, sessionId) : () => method.call(engine, sessionId, rest);
