@@ -51,6 +51,8 @@
 //!         before: Some(b"fn foo() {}\n".to_vec()),
 //!         after: Some(b"fn bar() {}\n".to_vec()),
 //!         patch: None,
+//!         before_mode: None,
+//!         after_mode: None,
 //!     }],
 //! })?;
 //!

@@ -36,6 +36,13 @@ export interface WorkspaceHost {
     write(path: string, bytes: Uint8Array): void;
     /** Remove the file; a missing file is fine. */
     remove(path: string): void;
+    /**
+     * Optional: the file's permission bits (e.g. 0o755), or null when it does not exist. Hosts
+     * without modes (a browser) leave it out: nothing is recorded and restores keep the default.
+     */
+    mode?(path: string): number | null;
+    /** Optional: set an existing file's permission bits (a rewind undoing a chmod). */
+    setMode?(path: string, mode: number): void;
 }
 
 /** One stored record: its key, its sequence number (or insertion order) and its JSON text. */
@@ -173,6 +180,10 @@ export interface RecordEditOptions {
     toolMessageId?: string | null;
     /** Default "edit". */
     kind?: CheckpointKind | null;
+    /** Permission bits before the tool ran (e.g. 0o755), when known: a rewind restores them. */
+    beforeMode?: number | null;
+    /** Permission bits after; read from the workspace host's `mode` when not given. */
+    afterMode?: number | null;
 }
 export interface FailedCaptureOptions {
     turnId: string;

@@ -71,6 +71,16 @@ struct PlannedWrite<'a> {
 }
 
 impl PlannedWrite<'_> {
+    /// The mode to set after writing: the recorded one, when it differs from the file's now.
+    fn mode(&self) -> Option<u32> {
+        self.bytes.as_ref()?;
+        self.plan
+            .target_mode
+            .filter(|m| Some(*m) != self.plan.current_mode)
+    }
+}
+
+impl PlannedWrite<'_> {
     fn prior(&self) -> &Option<Vec<u8>> {
         self.plan
             .current
@@ -133,9 +143,13 @@ fn put(
     ws: &mut dyn crate::ports::Workspace,
     path: &WorkPath,
     bytes: &Option<Vec<u8>>,
+    mode: Option<u32>,
 ) -> Result<(), crate::HostError> {
     match bytes {
-        Some(b) => ws.write(path, b),
+        Some(b) => {
+            ws.write(path, b)?;
+            mode.map_or(Ok(()), |m| ws.set_mode(path, m))
+        }
         None => ws.remove(path),
     }
 }
@@ -143,7 +157,7 @@ fn put(
 /// Put every written path back as the journal holds it, newest write first.
 fn roll_back(p: &mut Ports<'_>, written: &[&PlannedWrite<'_>]) -> Result<(), String> {
     for w in written.iter().rev() {
-        put(p.workspace, &w.plan.path, w.prior())
+        put(p.workspace, &w.plan.path, w.prior(), w.plan.current_mode)
             .map_err(|e| format!("restoring {} failed: {e}", w.plan.path))?;
     }
     Ok(())
@@ -273,7 +287,7 @@ pub(crate) fn execute(p: &mut Ports<'_>, plan: &Plan, finish: Finish) -> Result<
             Ok(h) if h != hash(w.prior()) => {
                 Err(format!("{} changed after the preview", w.plan.path))
             }
-            Ok(_) => put(p.workspace, &w.plan.path, &w.bytes)
+            Ok(_) => put(p.workspace, &w.plan.path, &w.bytes, w.mode())
                 .map_err(|e| format!("writing {} failed: {e}", w.plan.path)),
         };
         if let Err(cause) = step {

@@ -37,6 +37,10 @@ pub(crate) struct PathPlan {
     pub(crate) current: Option<Option<Vec<u8>>>,
     /// What a restore writes (`Some(None)` = remove); `None` when unknown.
     pub(crate) target: Option<Option<Vec<u8>>>,
+    /// The permission bits on disk at plan time, when the host has modes.
+    pub(crate) current_mode: Option<u32>,
+    /// The permission bits a restore sets (the oldest change's before mode), when recorded.
+    pub(crate) target_mode: Option<u32>,
     /// The user's edits kept and the agent's change reverse-applied, when that applies cleanly.
     pub(crate) merged: Option<Vec<u8>>,
     pub(crate) conflict: Option<Conflict>,
@@ -146,6 +150,8 @@ fn plan_path(
         }),
         current: None,
         target: None,
+        current_mode: None,
+        target_mode: chain.first().and_then(|c| c.before_mode),
         merged: None,
         conflict: None,
         unchanged: false,
@@ -179,7 +185,12 @@ fn plan_path(
         }
     }
     match ws.read(&plan.path) {
-        Ok(bytes) => plan.current = Some(bytes),
+        Ok(bytes) => {
+            if bytes.is_some() {
+                plan.current_mode = ws.mode(&plan.path).unwrap_or(None);
+            }
+            plan.current = Some(bytes);
+        }
         Err(e) => {
             plan.conflict = Some(Conflict {
                 reason: UnsafeReason::FileReadFailed,
@@ -231,7 +242,11 @@ fn plan_path(
     }
     // Already at its target (e.g. the person deleted a file the agent created): nothing to
     // write, nothing to lose, whatever the history in between says.
-    if plan.target.is_some() && plan.target == plan.current {
+    let mode_holds = match (&plan.target, plan.target_mode) {
+        (Some(Some(_)), Some(want)) => plan.current_mode.is_none_or(|m| m == want),
+        _ => true,
+    };
+    if plan.target.is_some() && plan.target == plan.current && mode_holds {
         plan.unchanged = true;
         plan.conflict = None;
         return Ok(plan);

@@ -427,6 +427,8 @@ fn gc_racing_a_rewind_never_leaves_it_half_done() {
                 before: Some(before.to_vec()),
                 after: Some(after.to_vec()),
                 patch: None,
+                before_mode: None,
+                after_mode: None,
             }],
         }
     };

@@ -60,6 +60,7 @@ export function runScenario(sc, { engine, workspace, store }) {
     const here = (m) => new Error(`${sc.name}: step ${i + 1} (${step.call ?? '-'}): ${m}`);
     for (const [p, v] of Object.entries(step.userWrite ?? {})) workspace.put(p, bytesOf(v) ?? new Uint8Array());
     for (const p of step.userDelete ?? []) workspace.delete(p);
+    for (const [p, mode] of Object.entries(step.userChmod ?? {})) workspace.setMode(p, mode);
     if (step.fault) {
       if (step.fault.op === 'commit') {
         if (!store) throw here('commit faults need a JS store host');
@@ -74,6 +75,10 @@ export function runScenario(sc, { engine, workspace, store }) {
     }
     try {
       checkFiles(workspace, step.expectWorkspace, 'workspace');
+      for (const [p, want] of Object.entries(step.expectModes ?? {})) {
+        const have = workspace.mode(p);
+        if (have !== null && have !== want) throw new Error(`${p} has mode ${have.toString(8)}, expected ${want.toString(8)}`);
+      }
     } catch (e) {
       throw here(e.message);
     }
