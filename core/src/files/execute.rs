@@ -78,9 +78,7 @@ impl PlannedWrite<'_> {
             .target_mode
             .filter(|m| Some(*m) != self.plan.current_mode)
     }
-}
 
-impl PlannedWrite<'_> {
     fn prior(&self) -> &Option<Vec<u8>> {
         self.plan
             .current
