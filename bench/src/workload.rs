@@ -68,6 +68,8 @@ pub fn edit<S: StoreWrite, W: Workspace>(
                     before: Some(c.before.clone()),
                     after: Some(c.after.clone()),
                     patch: None,
+                    before_mode: None,
+                    after_mode: None,
                 })
                 .collect(),
         },

@@ -83,7 +83,7 @@ pub fn rewind(p: &mut Ports<'_>, session: &SessionId, opts: Options) -> Result<O
     let blocked = opts.policy != Policy::Skip && !preview.unsafe_files.is_empty() && {
         let resolvable = |u: &files::UnsafeFile| match opts.policy {
             Policy::Merge => u.mergeable,
-            Policy::Force => u.reason == files::UnsafeReason::ExternalModified,
+            Policy::Force => u.forceable,
             _ => false,
         };
         !preview.unsafe_files.iter().all(resolvable)

@@ -105,9 +105,11 @@ pub(crate) struct ConversationPlan {
 
 impl ConversationPlan {
     /// The session row after the move, given the session's last seq at commit time.
-    pub(crate) fn moved(&self, last_seq: u64) -> Session {
+    pub(crate) fn moved(&self, stored_last: u64) -> Session {
+        let last_seq = self.base.last_seq(stored_last);
         Session {
             branch: self.base.branch.rewound(self.target_seq, last_seq),
+            seq_high_water: last_seq,
             generation: self.base.generation + 1,
             rewound_to: Some(self.target.clone()),
             ..self.base.clone()
@@ -253,7 +255,7 @@ pub fn rewind(p: &mut Ports<'_>, session: &SessionId, opts: Options) -> Result<O
             let mut m = record::new_message(
                 p,
                 session,
-                last + 1,
+                plan.base.last_seq(last) + 1,
                 Role::System,
                 MessageKind::Notice,
                 text,

@@ -183,7 +183,8 @@ pub fn edit_last_prompt(
                     Some(preview),
                 ));
             }
-            if preview.safe_files.is_empty() {
+            // Paths already at their target need no write: the rewind goes ahead without them.
+            if preview.safe_files.is_empty() && preview.unchanged_files.is_empty() {
                 return Ok(blocked(
                     "guard.workspaceRewindUnavailable",
                     opts.text,

@@ -157,4 +157,5 @@ coded!(
     crate::recover::Error,
     crate::gc::Error,
     crate::rewind::Error,
+    crate::replay::Error,
 );

@@ -51,6 +51,8 @@
 //!         before: Some(b"fn foo() {}\n".to_vec()),
 //!         after: Some(b"fn bar() {}\n".to_vec()),
 //!         patch: None,
+//!         before_mode: None,
+//!         after_mode: None,
 //!     }],
 //! })?;
 //!
@@ -91,6 +93,7 @@ pub mod path;
 pub mod ports;
 pub mod record;
 pub mod recover;
+pub mod replay;
 pub mod resume;
 pub mod rewind;
 pub mod stats;

@@ -83,6 +83,15 @@ pub trait Workspace {
     fn write(&mut self, path: &WorkPath, bytes: &[u8]) -> Result<(), HostError>;
     /// Remove the file; a missing file is fine.
     fn remove(&mut self, path: &WorkPath) -> Result<(), HostError>;
+    /// The file's permission bits (e.g. `0o755`), `None` when it does not exist or the host
+    /// has no modes (a browser). The default has none.
+    fn mode(&mut self, _path: &WorkPath) -> Result<Option<u32>, HostError> {
+        Ok(None)
+    }
+    /// Set the permission bits of an existing file. Hosts without modes ignore it.
+    fn set_mode(&mut self, _path: &WorkPath, _mode: u32) -> Result<(), HostError> {
+        Ok(())
+    }
 }
 
 /// Wall-clock time, from the host.
@@ -147,6 +156,12 @@ impl<W: Workspace + ?Sized> Workspace for &mut W {
     fn remove(&mut self, path: &WorkPath) -> Result<(), HostError> {
         (**self).remove(path)
     }
+    fn mode(&mut self, path: &WorkPath) -> Result<Option<u32>, HostError> {
+        (**self).mode(path)
+    }
+    fn set_mode(&mut self, path: &WorkPath, mode: u32) -> Result<(), HostError> {
+        (**self).set_mode(path, mode)
+    }
 }
 
 impl<W: Workspace + ?Sized> Workspace for Box<W> {
@@ -158,6 +173,12 @@ impl<W: Workspace + ?Sized> Workspace for Box<W> {
     }
     fn remove(&mut self, path: &WorkPath) -> Result<(), HostError> {
         (**self).remove(path)
+    }
+    fn mode(&mut self, path: &WorkPath) -> Result<Option<u32>, HostError> {
+        (**self).mode(path)
+    }
+    fn set_mode(&mut self, path: &WorkPath, mode: u32) -> Result<(), HostError> {
+        (**self).set_mode(path, mode)
     }
 }
 

@@ -78,6 +78,8 @@ pub fn undo(p: &mut Ports<'_>, session: &SessionId, opts: Options) -> Result<App
             path: f.path.clone(),
             before: f.before.clone(),
             after: f.after.clone(),
+            before_mode: None,
+            after_mode: None,
             checkpoint: None,
             seq: i as u64,
             tool_name: op.kind.as_str().to_owned(),

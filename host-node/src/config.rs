@@ -81,6 +81,7 @@ impl Config {
         gc::Options {
             keep: self.keep,
             older_than_days: self.older_than_days,
+            older_than_ms: None,
         }
     }
 }

@@ -107,3 +107,26 @@ fn the_size_limit_and_quota_come_from_config() {
     assert_eq!(shown["sessionQuotaBytes"], serde_json::Value::Null);
     assert_eq!(shown["maxFileBytes"], 16);
 }
+
+#[test]
+fn an_age_of_zero_is_refused_and_a_short_age_never_drops_the_session_in_use() {
+    let b = Bench::new();
+    let session = turns(&b, 1);
+    let (code, doc) = b.json(&["config", "--older-than", "0"]);
+    assert_eq!(
+        (code, doc["error"]["code"].as_str()),
+        (1, Some("invalid_input"))
+    );
+    let (code, doc) = b.json(&["gc", "--older-than", "0"]);
+    assert_eq!(
+        (code, doc["error"]["code"].as_str()),
+        (1, Some("invalid_input"))
+    );
+    let out = b.ok(&["gc", "--older-than", "1m"]);
+    assert_eq!(out["plan"]["olderThanMs"], 3_600_000, "the one-hour floor");
+    assert_eq!(out["plan"]["sessions"], serde_json::json!([]));
+    assert_eq!(
+        b.ok(&["checkpoints", &session]).as_array().map(Vec::len),
+        Some(1)
+    );
+}

@@ -108,8 +108,15 @@ pub fn call<S: StoreWrite, W: Workspace>(
         }
         "recordEdit" => {
             let s = take_session(&mut args)?;
-            let before = bytes(&args.remove("before").unwrap_or(Value::Null))?;
-            let after = bytes(&args.remove("after").unwrap_or(Value::Null))?;
+            // As in JS: only an explicit null means "absent"; a missing side is an error.
+            let mut side = |key: &str| match args.remove(key) {
+                Some(v) => bytes(&v),
+                None => Err(CallError::input(format!(
+                    "recordEdit {key} is missing: pass the bytes, or null for an absent file"
+                ))),
+            };
+            let before = side("before")?;
+            let after = side("after")?;
             let edit: FileEdit = opts(args)?;
             out(engine.record_edit(&s, edit.with_bytes(before, after)))
         }
@@ -178,6 +185,7 @@ pub fn call<S: StoreWrite, W: Workspace>(
             out(engine.gc(o, dry_run))
         }
         "stats" => out(engine.stats()),
+        "replayLog" => replay_log(args),
         "resume" => {
             let s = take_session(&mut args)?;
             out(engine.resume(&s))
@@ -202,4 +210,24 @@ pub fn call<S: StoreWrite, W: Workspace>(
         }
         other => Err(CallError::input(format!("unknown call {other:?}"))),
     }
+}
+
+/// `Engine.fromLog` of the JS API, on any host: replay `batches` (each a string of the batch's
+/// byte form or `{"base64": …}`) into a fresh memory store; the result lists what was left out
+/// and the sessions that came back.
+fn replay_log(mut args: Map<String, Value>) -> Result<Value, CallError> {
+    let batches = match args.remove("batches") {
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|b| bytes(b)?.ok_or_else(|| CallError::input("a batch cannot be null")))
+            .collect::<Result<Vec<_>, _>>()?,
+        _ => return Err(CallError::input("replayLog needs batches: [...]")),
+    };
+    let opts: rewind_core::replay::Options = opts(args)?;
+    let mut store = rewind_core::testkit::MemStore::new();
+    let report = rewind_core::replay::replay(&mut store, &batches, opts)
+        .map_err(|e| CallError::new(e.code(), &e))?;
+    let sessions = rewind_core::load::sessions(&store).map_err(|e| CallError::new(e.kind(), &e))?;
+    let ids: Vec<String> = sessions.items.iter().map(|s| s.id.to_string()).collect();
+    Ok(json!({ "diagnostics": report.diagnostics, "sessions": ids }))
 }

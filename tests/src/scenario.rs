@@ -70,6 +70,9 @@ pub struct Step {
     /// A person deletes files directly.
     #[serde(default)]
     pub user_delete: Vec<String>,
+    /// A person (or a tool) changes permission bits directly: path → mode (e.g. 493 = 0o755).
+    #[serde(default)]
+    pub user_chmod: BTreeMap<String, u32>,
     /// Arm a fault.
     #[serde(default)]
     pub fault: Option<FaultSpec>,
@@ -79,6 +82,9 @@ pub struct Step {
     /// These files must hold exactly this now (`null` = absent).
     #[serde(default)]
     pub expect_workspace: BTreeMap<String, Value>,
+    /// These files must have exactly these permission bits now (hosts without modes skip it).
+    #[serde(default)]
+    pub expect_modes: BTreeMap<String, u32>,
     /// A comment.
     #[serde(default)]
     pub note: Option<String>,
@@ -184,6 +190,19 @@ fn check_files<W: Workspace>(
     Ok(())
 }
 
+fn check_modes<W: Workspace>(ws: &mut W, modes: &BTreeMap<String, u32>) -> Result<(), String> {
+    for (path, want) in modes {
+        let p = WorkPath::parse(path).map_err(|e| e.to_string())?;
+        match ws.mode(&p).map_err(|e| e.to_string())? {
+            Some(have) if have != *want => {
+                return Err(format!("{path} has mode {have:o}, expected {want:o}"));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// Run a scenario on an engine whose hosts can take faults.
 pub fn run<S: StoreWrite, W: Workspace>(
     sc: &Scenario,
@@ -228,6 +247,14 @@ pub fn run<S: StoreWrite, W: Workspace>(
                 .remove(&p)
                 .map_err(|e| here(e.to_string()))?;
         }
+        for (path, mode) in &step.user_chmod {
+            let p = WorkPath::parse(path).map_err(|e| here(e.to_string()))?;
+            engine
+                .workspace_mut()
+                .inner_mut()
+                .set_mode(&p, *mode)
+                .map_err(|e| here(e.to_string()))?;
+        }
         if let Some(spec) = &step.fault {
             let (op, f) = fault(spec).map_err(here)?;
             match op {
@@ -245,9 +272,11 @@ pub fn run<S: StoreWrite, W: Workspace>(
             "workspace",
         )
         .map_err(here)?;
+        check_modes(engine.workspace_mut().inner_mut(), &step.expect_modes).map_err(here)?;
         let Some(name) = &step.call else { continue };
         let args = substitute(&step.args, &vars).map_err(here)?;
-        if name == "recordEdit" && step.tool_writes != Some(false) {
+        let has_after = args.get("after").is_some();
+        if name == "recordEdit" && step.tool_writes != Some(false) && has_after {
             let path = args
                 .get("path")
                 .and_then(Value::as_str)

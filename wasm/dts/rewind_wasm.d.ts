@@ -36,6 +36,13 @@ export interface WorkspaceHost {
     write(path: string, bytes: Uint8Array): void;
     /** Remove the file; a missing file is fine. */
     remove(path: string): void;
+    /**
+     * Optional: the file's permission bits (e.g. 0o755), or null when it does not exist. Hosts
+     * without modes (a browser) leave it out: nothing is recorded and restores keep the default.
+     */
+    mode?(path: string): number | null;
+    /** Optional: set an existing file's permission bits (a rewind undoing a chmod). */
+    setMode?(path: string, mode: number): void;
 }
 
 /** One stored record: its key, its sequence number (or insertion order) and its JSON text. */
@@ -108,6 +115,12 @@ export interface EngineOptions {
 export interface MemoryEngineOptions {
     workspace: WorkspaceHost;
     onCommit?: (batch: Uint8Array) => void;
+    /**
+     * `Engine.fromLog` only. By default a torn last batch (a crash mid-write) is dropped and an
+     * undecodable or inapplicable batch in the middle is skipped, each reported in
+     * `engine.diagnostics`; `strict: true` fails with `corrupt` on the first damaged batch.
+     */
+    strict?: boolean;
 }
 
 export type Millis = number;
@@ -138,7 +151,7 @@ export interface PromptOptions {
 export interface ReplyOptions {
     turnId: string;
     text: string;
-    /** The reply ended in an error. */
+    /** The reply ended in an error: if it is the turn's final reply, the turn gets no stable boundary. */
     error?: boolean;
     payload?: JsonValue;
 }
@@ -153,7 +166,10 @@ export interface CompactionOptions {
     turnId?: string | null;
     text: string;
 }
-/** One file a tool changed: the exact bytes before and after; `null` = the file was absent. */
+/**
+ * One file a tool changed: the exact bytes before and after. Both are required: `null` = the
+ * file was absent; a missing (`undefined`) side is an `invalid_input` error.
+ */
 export interface RecordEditOptions {
     turnId: string;
     path: string;
@@ -164,6 +180,10 @@ export interface RecordEditOptions {
     toolMessageId?: string | null;
     /** Default "edit". */
     kind?: CheckpointKind | null;
+    /** Permission bits before the tool ran (e.g. 0o755), when known: a rewind restores them. */
+    beforeMode?: number | null;
+    /** Permission bits after; read from the workspace host's `mode` when not given. */
+    afterMode?: number | null;
 }
 export interface FailedCaptureOptions {
     turnId: string;
@@ -226,10 +246,12 @@ export interface SideChatOptions {
 }
 /** Retention settings for `gc`. */
 export interface GcOptions {
-    /** Keep the newest N checkpoints of each session (default 100). */
+    /** Keep the newest N checkpoints of each session (default 100), the active branch's first. */
     keep?: number | null;
-    /** Drop sessions idle for more than this many days (default: never). */
+    /** Drop sessions idle for more than this many days (default: never; 0 is refused). */
     olderThanDays?: number | null;
+    /** The same in milliseconds; under one hour counts as one hour, 0 is refused. */
+    olderThanMs?: number | null;
     /** Plan only; delete nothing. */
     dryRun?: boolean;
 }
@@ -251,6 +273,8 @@ export interface Session {
     branch: { ranges: SeqRange[] };
     generation: number;
     rewoundTo: string | null;
+    /** The highest seq the session ever used (absent while 0); it only grows. */
+    seqHighWater?: number;
 }
 export interface PromptOutcome {
     turnId: string;
@@ -282,6 +306,7 @@ export interface StableBoundary {
 export interface CompleteTurnOutcome {
     turnId: string;
     status: TurnStatus;
+    /** Null when the turn's final assistant reply errored (or there was none): no stable point. */
     boundary: StableBoundary | null;
 }
 export interface Diagnostic {
@@ -312,8 +337,6 @@ export interface SafeFile {
     action: FileAction;
     operationCount: number;
     toolNames: string[];
-    /** Too large for a patch (over 1 MiB): the preview's line counts leave it out. */
-    large?: boolean;
 }
 export interface UnsafeFile {
     path: string;
@@ -325,8 +348,8 @@ export interface UnsafeFile {
     toolNames: string[];
     /** `merge` would keep the user's edits and still undo the agent's change. */
     mergeable: boolean;
-    /** Too large for a patch (over 1 MiB): the preview's line counts leave it out. */
-    large?: boolean;
+    /** `force` would restore it: the content to restore is known (journaled, so undoable). */
+    forceable: boolean;
 }
 export interface Preview {
     sessionId: string;
@@ -334,6 +357,8 @@ export interface Preview {
     canApply: boolean;
     safeFiles: SafeFile[];
     unsafeFiles: UnsafeFile[];
+    /** Paths that already hold what the rewind would restore: not written, not counted. */
+    unchangedFiles: string[];
     revertedPaths: string[];
     stats: { files: number; checkpoints: number; additions: number; deletions: number };
 }
@@ -348,6 +373,8 @@ export interface ApplyOutcome {
     operationId: string | null;
     restoredFiles: RestoredFile[];
     skippedFiles: string[];
+    /** Paths that already held their target: not written. */
+    unchangedFiles: string[];
     /** Why nothing was applied (a failed write, rolled back), or null. */
     cause: string | null;
     preview: Preview;
@@ -400,12 +427,9 @@ export interface ForkOutcome {
 }
 export interface CheckpointFile {
     path: string;
-    /** Hash, or "missing" (the file did not exist); null when unknown: the capture failed. */
-    before: string | null;
-    /** Hash, or "missing" (deleted); null when the capture failed and recorded no after-state. */
-    after: string | null;
+    before: string;
+    after: string;
     undone: boolean;
-    /** Why the capture failed (e.g. "too_large", "read_failed"); absent when it did not. */
     captureFailed?: string;
 }
 export interface CheckpointSummary {
@@ -463,7 +487,9 @@ export interface GcPlan {
     blobs: string[];
     totals: { sessions: GcTally; checkpoints: GcTally; blobs: GcTally };
     /** Old sessions kept, and why ("pending_journal" | "live_child"). */
-    protected: { sessionId: string; reason: "pending_journal" | "live_child" }[];
+    protected: { sessionId: string; reason: "pending_journal" | "running_turn" | "live_child" }[];
+    /** The idle age sessions were measured against (after the one-hour floor), or null. */
+    olderThanMs: number | null;
     /** Rows that do not decode; while there are any, no blob is deleted. */
     undecodableRows: number;
 }
@@ -555,8 +581,9 @@ export class Engine {
     static fromLog(batches: Iterable<Uint8Array>, opts: MemoryEngineOptions): Engine;
     /**
      * Retention then garbage collection: drop checkpoints past the newest `keep` (default 100)
-     * per session and sessions idle for `olderThanDays` (default never), then every blob
-     * nothing references. `dryRun` only plans.
+     * per session (the active branch's first) and sessions idle for `olderThanDays` or
+     * `olderThanMs` (default never; 0 is refused, under one hour counts as one hour, a running
+     * turn protects its session), then every blob nothing references. `dryRun` only plans.
      */
     gc(opts: GcOptions | undefined): GcOutcome;
     /**
@@ -635,6 +662,11 @@ export class Engine {
      * Undo a file-writing operation.
      */
     undo(sessionId: string, opts: UndoOptions): ApplyOutcome;
+    /**
+     * What `Engine.fromLog` left out: one diagnostic per damaged batch (kind `batch`, id =
+     * its index in the log). Empty for a whole log and for the other constructors.
+     */
+    readonly diagnostics: Diagnostic[];
 }
 
 /**

@@ -209,6 +209,47 @@ impl Workspace for JsWorkspace {
             .map_err(|e| self.thrown.host_error(e))?;
         Ok(())
     }
+
+    /// The host's optional `mode(path)`: a number, or null/undefined for none.
+    fn mode(&mut self, path: &WorkPath) -> Result<Option<u32>, HostError> {
+        let Some(f) = self.optional("mode") else {
+            return Ok(None);
+        };
+        let v = f
+            .call1(&self.host, &JsValue::from_str(path.as_str()))
+            .map_err(|e| self.thrown.host_error(e))?;
+        if v.is_null() || v.is_undefined() {
+            return Ok(None);
+        }
+        v.as_f64()
+            .filter(|n| n.fract() == 0.0 && (0.0..=f64::from(0o7777)).contains(n))
+            .map(|n| Some(n as u32))
+            .ok_or_else(|| Thrown::bad_shape("workspace.mode", "a mode number or null", &v))
+    }
+
+    /// The host's optional `setMode(path, mode)`; without one, modes are left to the host.
+    fn set_mode(&mut self, path: &WorkPath, mode: u32) -> Result<(), HostError> {
+        let Some(f) = self.optional("setMode") else {
+            return Ok(());
+        };
+        f.call2(
+            &self.host,
+            &JsValue::from_str(path.as_str()),
+            &JsValue::from(mode),
+        )
+        .map_err(|e| self.thrown.host_error(e))?;
+        Ok(())
+    }
+}
+
+impl JsWorkspace {
+    /// A method the host may leave out (`mode`, `setMode`).
+    fn optional(&self, name: &str) -> Option<js_sys::Function> {
+        js_sys::Reflect::get(&self.host, &JsValue::from_str(name))
+            .ok()
+            .filter(JsValue::is_function)
+            .map(JsCast::unchecked_into)
+    }
 }
 
 /// A row as a JS store returns it.

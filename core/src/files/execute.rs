@@ -71,6 +71,14 @@ struct PlannedWrite<'a> {
 }
 
 impl PlannedWrite<'_> {
+    /// The mode to set after writing: the recorded one, when it differs from the file's now.
+    fn mode(&self) -> Option<u32> {
+        self.bytes.as_ref()?;
+        self.plan
+            .target_mode
+            .filter(|m| Some(*m) != self.plan.current_mode)
+    }
+
     fn prior(&self) -> &Option<Vec<u8>> {
         self.plan
             .current
@@ -87,7 +95,7 @@ fn choose(plan: &Plan, policy: Policy) -> (Vec<PlannedWrite<'_>>, Vec<String>) {
         .iter()
         .map(|d| format!("checkpoint:{}", d.id))
         .collect();
-    for p in &plan.paths {
+    for p in plan.paths.iter().filter(|p| !p.unchanged) {
         let external = p
             .conflict
             .as_ref()
@@ -105,12 +113,14 @@ fn choose(plan: &Plan, policy: Policy) -> (Vec<PlannedWrite<'_>>, Vec<String>) {
                 merged: true,
                 forced: false,
             }),
-            (Some(_), Policy::Force) if external => p.target.clone().map(|bytes| PlannedWrite {
-                plan: p,
-                bytes,
-                merged: false,
-                forced: true,
-            }),
+            (Some(_), Policy::Force) if p.forceable() => {
+                p.target.clone().map(|bytes| PlannedWrite {
+                    plan: p,
+                    bytes,
+                    merged: false,
+                    forced: true,
+                })
+            }
             _ => None,
         };
         match write {
@@ -131,9 +141,13 @@ fn put(
     ws: &mut dyn crate::ports::Workspace,
     path: &WorkPath,
     bytes: &Option<Vec<u8>>,
+    mode: Option<u32>,
 ) -> Result<(), crate::HostError> {
     match bytes {
-        Some(b) => ws.write(path, b),
+        Some(b) => {
+            ws.write(path, b)?;
+            mode.map_or(Ok(()), |m| ws.set_mode(path, m))
+        }
         None => ws.remove(path),
     }
 }
@@ -141,7 +155,7 @@ fn put(
 /// Put every written path back as the journal holds it, newest write first.
 fn roll_back(p: &mut Ports<'_>, written: &[&PlannedWrite<'_>]) -> Result<(), String> {
     for w in written.iter().rev() {
-        put(p.workspace, &w.plan.path, w.prior())
+        put(p.workspace, &w.plan.path, w.prior(), w.plan.current_mode)
             .map_err(|e| format!("restoring {} failed: {e}", w.plan.path))?;
     }
     Ok(())
@@ -271,7 +285,7 @@ pub(crate) fn execute(p: &mut Ports<'_>, plan: &Plan, finish: Finish) -> Result<
             Ok(h) if h != hash(w.prior()) => {
                 Err(format!("{} changed after the preview", w.plan.path))
             }
-            Ok(_) => put(p.workspace, &w.plan.path, &w.bytes)
+            Ok(_) => put(p.workspace, &w.plan.path, &w.bytes, w.mode())
                 .map_err(|e| format!("writing {} failed: {e}", w.plan.path)),
         };
         if let Err(cause) = step {
@@ -348,10 +362,14 @@ fn finish_commit(p: &mut Ports<'_>, journal: &Journal, finish: &Finish) -> Resul
                 });
             }
             if let Some(text) = &finish.notice {
+                let seq = match &finish.branch_move {
+                    Some(m) => m.base.last_seq(last),
+                    None => load::session(p.store, session)?.last_seq(last),
+                } + 1;
                 let mut m = record::new_message(
                     p,
                     session,
-                    last + 1,
+                    seq,
                     Role::System,
                     MessageKind::Notice,
                     text.clone(),

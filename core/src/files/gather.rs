@@ -17,6 +17,9 @@ pub(crate) struct Change {
     pub(crate) path: WorkPath,
     pub(crate) before: Option<ContentHash>,
     pub(crate) after: Option<ContentHash>,
+    /// Permission bits of `before` / `after`, when recorded.
+    pub(crate) before_mode: Option<u32>,
+    pub(crate) after_mode: Option<u32>,
     /// The checkpoint it comes from (none for an undo, whose changes come from an operation).
     pub(crate) checkpoint: Option<CheckpointId>,
     /// Creation order.
@@ -42,11 +45,24 @@ pub(crate) struct Gathered {
     pub(crate) checkpoints: usize,
 }
 
+impl Change {
+    /// A recorded change whose before equals its after changed nothing: there is nothing to undo.
+    pub(crate) fn is_noop(&self) -> bool {
+        self.unsupported.is_none()
+            && self.before == self.after
+            && (self.before_mode == self.after_mode
+                || self.before_mode.is_none()
+                || self.after_mode.is_none())
+    }
+}
+
 fn changes_of(c: &Checkpoint) -> impl Iterator<Item = Change> + '_ {
     c.changes.iter().map(|fc| Change {
         path: fc.path.clone(),
         before: fc.before.as_ref().map(|v| v.hash.clone()),
         after: fc.after.as_ref().map(|v| v.hash.clone()),
+        before_mode: fc.before.as_ref().and_then(|v| v.mode),
+        after_mode: fc.after.as_ref().and_then(|v| v.mode),
         checkpoint: Some(c.id.clone()),
         seq: c.seq,
         tool_name: c.tool_name.clone(),
@@ -220,6 +236,7 @@ fn collect(
         .iter()
         .flat_map(|c| changes_of(c))
         .filter(|c| selected(&c.path, filter))
+        .filter(|c| !c.is_noop())
     {
         let ckp = change
             .checkpoint

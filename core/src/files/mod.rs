@@ -92,6 +92,8 @@ pub struct UnsafeFile {
     /// the preview's line counts leave it out. Serialised only when true.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub large: bool,
+    /// `force` would restore it: the content to restore is known (journaled, so undoable).
+    pub forceable: bool,
 }
 
 /// Totals of a preview.
@@ -119,6 +121,8 @@ pub struct Preview {
     pub safe_files: Vec<SafeFile>,
     /// Paths that block a `block` apply, by path.
     pub unsafe_files: Vec<UnsafeFile>,
+    /// Paths that already hold what the rewind would restore: not written, not counted.
+    pub unchanged_files: Vec<String>,
     /// Paths whose changes an earlier operation already undid (excluded).
     pub reverted_paths: Vec<String>,
     /// Totals.

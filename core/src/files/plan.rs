@@ -39,9 +39,15 @@ pub(crate) struct PathPlan {
     pub(crate) current: Option<Option<Vec<u8>>>,
     /// What a restore writes (`Some(None)` = remove); `None` when unknown.
     pub(crate) target: Option<Option<Vec<u8>>>,
+    /// The permission bits on disk at plan time, when the host has modes.
+    pub(crate) current_mode: Option<u32>,
+    /// The permission bits a restore sets (the oldest change's before mode), when recorded.
+    pub(crate) target_mode: Option<u32>,
     /// The user's edits kept and the agent's change reverse-applied, when that applies cleanly.
     pub(crate) merged: Option<Vec<u8>>,
     pub(crate) conflict: Option<Conflict>,
+    /// The path already holds its target: it is neither written nor counted.
+    pub(crate) unchanged: bool,
 }
 
 impl PathPlan {
@@ -49,6 +55,18 @@ impl PathPlan {
         self.current
             .as_ref()
             .map(|c| c.as_deref().map(ContentHash::of))
+    }
+    /// `force` would write this unsafe path: its target is known and its conflict is one a
+    /// person may override (edited since, or a failed capture inside the span).
+    pub(crate) fn forceable(&self) -> bool {
+        self.target.is_some()
+            && self.current.is_some()
+            && self.conflict.as_ref().is_some_and(|c| {
+                matches!(
+                    c.reason,
+                    UnsafeReason::ExternalModified | UnsafeReason::UnsupportedCheckpoint
+                )
+            })
     }
     pub(crate) fn action_of(target: &Option<Vec<u8>>) -> FileAction {
         if target.is_some() {
@@ -135,24 +153,47 @@ fn plan_path(
         large: chain.iter().any(|c| c.large),
         current: None,
         target: None,
+        current_mode: None,
+        target_mode: chain.first().and_then(|c| c.before_mode),
         merged: None,
         conflict: None,
+        unchanged: false,
     };
-    if let Some(bad) = chain.iter().find(|c| c.unsupported.is_some()) {
+    // A failed capture blocks only a span that contains it. When it is the oldest change of
+    // the span, the content to restore is unknown; otherwise it is the older change's known
+    // before-state, which `force` may restore (journaled, so undoable).
+    let failed = chain.iter().rposition(|c| c.unsupported.is_some());
+    if let Some(i) = failed {
+        let bad = chain[i];
         let why = bad.unsupported.as_deref().unwrap_or_default();
+        let at = bad.checkpoint.as_ref().map_or_else(String::new, |c| {
+            format!(" (failed capture in checkpoint {c})")
+        });
+        let unknown_target = i == 0;
+        let then = match unknown_target {
+            true => "it cannot be restored",
+            false => "it is restored only with the force policy",
+        };
         plan.conflict = Some(Conflict {
             reason: UnsafeReason::UnsupportedCheckpoint,
             current: None,
             expected: None,
             message: format!(
-                "the state of {} before {} ran was not captured ({why}); it cannot be restored",
+                "the state of {} before {} ran was not captured ({why}){at}; {then}",
                 plan.path, bad.tool_name
             ),
         });
-        return Ok(plan);
+        if unknown_target {
+            return Ok(plan);
+        }
     }
     match ws.read(&plan.path) {
-        Ok(bytes) => plan.current = Some(bytes),
+        Ok(bytes) => {
+            if bytes.is_some() {
+                plan.current_mode = ws.mode(&plan.path).unwrap_or(None);
+            }
+            plan.current = Some(bytes);
+        }
         Err(e) => {
             plan.conflict = Some(Conflict {
                 reason: UnsafeReason::FileReadFailed,
@@ -165,7 +206,9 @@ fn plan_path(
     }
     let mut simulated = plan.current_hash().expect("current was just read");
     let mut mismatch_at_newest = false;
-    for (i, change) in chain.iter().rev().enumerate() {
+    // Newest to oldest, down to the newest failed capture: past it nothing is known.
+    let known = failed.map_or(0, |i| i + 1);
+    for (i, change) in chain[known..].iter().rev().enumerate() {
         if simulated != change.after {
             mismatch_at_newest = i == 0;
             plan.conflict = Some(Conflict {
@@ -199,6 +242,17 @@ fn plan_path(
             });
         }
         Err(_) => {}
+    }
+    // Already at its target (e.g. the person deleted a file the agent created): nothing to
+    // write, nothing to lose, whatever the history in between says.
+    let mode_holds = match (&plan.target, plan.target_mode) {
+        (Some(Some(_)), Some(want)) => plan.current_mode.is_none_or(|m| m == want),
+        _ => true,
+    };
+    if plan.target.is_some() && plan.target == plan.current && mode_holds {
+        plan.unchanged = true;
+        plan.conflict = None;
+        return Ok(plan);
     }
     if mismatch_at_newest {
         let current = plan.current.clone().expect("read above");
@@ -257,10 +311,16 @@ impl Plan {
                 tool_names: Vec::new(),
                 mergeable: false,
                 large: false,
+                forceable: false,
             })
             .collect();
         let mut lines = LineStats::default();
+        let mut unchanged_files = Vec::new();
         for p in &self.paths {
+            if p.unchanged {
+                unchanged_files.push(p.path.to_string());
+                continue;
+            }
             lines.additions += p.stats.additions;
             lines.deletions += p.stats.deletions;
             let tool_names = p.tool_names.iter().cloned().collect();
@@ -286,6 +346,7 @@ impl Plan {
                         tool_names,
                         mergeable: p.merged.is_some(),
                         large: p.large,
+                        forceable: p.forceable(),
                     });
                 }
             }
@@ -301,6 +362,7 @@ impl Plan {
             },
             safe_files,
             unsafe_files,
+            unchanged_files,
             reverted_paths: self.reverted.iter().map(ToString::to_string).collect(),
         }
     }

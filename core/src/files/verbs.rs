@@ -94,6 +94,8 @@ pub struct ApplyOutcome {
     pub restored_files: Vec<RestoredFile>,
     /// Unsafe paths left as they are.
     pub skipped_files: Vec<String>,
+    /// Paths that already held their target: not written.
+    pub unchanged_files: Vec<String>,
     /// Why nothing was applied.
     pub cause: Option<String>,
     /// The plan it acted on.
@@ -136,7 +138,7 @@ pub fn preview(
 pub(crate) fn notice_text(op: &str, restored: &[RestoredFile]) -> String {
     let files: Vec<String> = restored
         .iter()
-        .map(|f| format!("{:?} {}", f.action, f.path).to_lowercase())
+        .map(|f| format!("{} {}", f.action.as_str(), f.path))
         .collect();
     format!(
         "Workspace files were rewound by operation {op}: {}. The conversation history was not changed; \
@@ -151,6 +153,7 @@ pub(crate) fn outcome(ex: Executed, preview: Preview) -> ApplyOutcome {
         operation_id: ex.operation_id,
         restored_files: ex.restored,
         skipped_files: ex.skipped,
+        unchanged_files: preview.unchanged_files.clone(),
         cause: ex.cause,
         preview,
     }
@@ -193,13 +196,14 @@ pub(crate) fn execute_with_notice(
         let preview_files: Vec<RestoredFile> = plan
             .paths
             .iter()
+            .filter(|pp| !pp.unchanged)
             .filter_map(|pp| {
                 let bytes = if pp.conflict.is_none() {
                     pp.target.clone()
                 } else {
                     match finish.policy {
                         Policy::Merge => pp.merged.clone().map(Some),
-                        Policy::Force => pp.target.clone(),
+                        Policy::Force if pp.forceable() => pp.target.clone(),
                         _ => None,
                     }
                 }?;

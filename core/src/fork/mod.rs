@@ -127,7 +127,9 @@ pub enum Error {
     #[error("{0} is not on the active branch of the parent")]
     NotOnBranch(String),
     /// The turn has no stable boundary (it has not completed with a reply).
-    #[error("turn {0} has no stable boundary: it has not completed with an assistant reply")]
+    #[error(
+        "turn {0} has no stable boundary: it has not completed with a successful assistant reply"
+    )]
     NotStable(TurnId),
     /// The boundary is empty or does not end at its boundary message.
     #[error("turn {0} has an invalid boundary")]

@@ -4,8 +4,10 @@
 //! journal or a live fork or side chat needs is ever dropped.
 
 mod plan;
+mod retain;
 
 pub use plan::plan;
+pub use retain::MIN_IDLE_MS;
 
 use crate::batch::{Batch, Precondition, Write};
 use crate::ctx::Ports;
@@ -28,8 +30,12 @@ pub struct Options {
     #[serde(default = "default_keep")]
     pub keep: usize,
     /// Drop whole sessions whose last activity is older than this many days (default: never).
+    /// Zero is refused; a session with a running turn is never dropped.
     #[serde(default)]
     pub older_than_days: Option<u64>,
+    /// The same in milliseconds, for ages under a day; under one hour counts as one hour.
+    #[serde(default)]
+    pub older_than_ms: Option<u64>,
 }
 
 fn default_keep() -> usize {
@@ -41,6 +47,7 @@ impl Default for Options {
         Self {
             keep: default_keep(),
             older_than_days: None,
+            older_than_ms: None,
         }
     }
 }
@@ -69,8 +76,14 @@ pub struct Plan {
     pub totals: Totals,
     /// Sessions kept although old, and why.
     pub protected: Vec<Protected>,
+    /// The idle age sessions were measured against (after the one-hour floor), if any.
+    pub older_than_ms: Option<Millis>,
     /// Rows that do not decode; while there are any, no blob is deleted (they might need it).
     pub undecodable_rows: usize,
+    /// Sessions whose checkpoints retention drops, with their seq high-water mark raised so a
+    /// dropped seq is never handed out again.
+    #[serde(skip)]
+    pub(crate) marks: Vec<crate::model::Session>,
     /// The store version the plan was made at.
     #[serde(skip)]
     pub(crate) version: u64,
@@ -86,6 +99,9 @@ pub struct Dropped {
     pub checkpoint_id: CheckpointId,
     /// Its seq.
     pub seq: u64,
+    /// Its changes are still in the workspace (not undone): rewinds to before it lose a step.
+    #[serde(skip)]
+    pub(crate) in_effect: bool,
 }
 
 /// Totals of a plan.
@@ -106,7 +122,7 @@ pub struct Totals {
 pub struct Protected {
     /// The session.
     pub session_id: SessionId,
-    /// `pending_journal` or `live_child`.
+    /// `pending_journal`, `running_turn` or `live_child`.
     pub reason: &'static str,
 }
 
@@ -136,6 +152,9 @@ pub enum Error {
     /// A record could not be read.
     #[error(transparent)]
     Load(#[from] load::Error),
+    /// The options are malformed (e.g. an age of zero).
+    #[error("{0}")]
+    InvalidInput(String),
     /// Other writers kept committing; gc re-planned and still lost the race.
     #[error("the store kept changing while gc ran; nothing unsafe was deleted, run it again")]
     Busy,
@@ -149,6 +168,7 @@ impl Error {
     pub fn kind(&self) -> ErrorKind {
         match self {
             Self::Load(e) => e.kind(),
+            Self::InvalidInput(_) => ErrorKind::InvalidInput,
             Self::Busy => ErrorKind::Conflict,
             Self::Store(e) => e.error_kind(),
         }
@@ -182,7 +202,7 @@ fn batches(p: &mut Ports<'_>, plan: &Plan, now: Millis) -> Vec<Batch> {
             journal_id: None,
             branch_target: None,
             generation: None,
-            dropped_through: dropped.iter().map(|d| d.seq).max(),
+            dropped_through: dropped.iter().filter(|d| d.in_effect).map(|d| d.seq).max(),
             note: Some(format!(
                 "retention dropped {} old checkpoint(s)",
                 dropped.len()
@@ -193,6 +213,13 @@ fn batches(p: &mut Ports<'_>, plan: &Plan, now: Millis) -> Vec<Batch> {
             operation: op.id.clone(),
             body: encode(&op),
         });
+        if let Some(s) = plan.marks.iter().find(|s| &s.id == session) {
+            b.push(Write::UpdateSession {
+                session: session.clone(),
+                generation: s.generation,
+                body: encode(s),
+            });
+        }
         out.push(b);
     }
     if !plan.sessions.is_empty() {

@@ -1,6 +1,7 @@
 //! The gc plan: retention first (which sessions and checkpoints go), then reachability (which
 //! blobs nothing still needs).
 
+use super::retain::{self, has_running_turn, idle_limit};
 use super::{Dropped, Error, Options, Plan, Protected, Tally, Totals};
 use crate::ctx::Ports;
 use crate::hash::ContentHash;
@@ -8,8 +9,6 @@ use crate::id::SessionId;
 use crate::load::{self, SessionLog};
 use crate::model::{Checkpoint, Millis};
 use std::collections::BTreeSet;
-
-const DAY_MS: Millis = 24 * 60 * 60 * 1000;
 
 fn last_activity(log: &SessionLog) -> Millis {
     let m = log.messages.iter().map(|m| m.created_at);
@@ -30,6 +29,7 @@ fn hashes_of(c: &Checkpoint) -> impl Iterator<Item = &ContentHash> {
 
 /// Plan a gc. Reads only.
 pub fn plan(p: &Ports<'_>, opts: Options) -> Result<Plan, Error> {
+    let idle = idle_limit(&opts)?;
     // Read the version first: anything committed after it invalidates this plan's batches.
     let version = p.store.version().map_err(Error::Store)?;
     let sessions = load::sessions(p.store)?;
@@ -54,17 +54,18 @@ pub fn plan(p: &Ports<'_>, opts: Options) -> Result<Plan, Error> {
     let now = p.now();
     let mut protected = Vec::new();
     let mut dropped: BTreeSet<SessionId> = BTreeSet::new();
-    if let Some(days) = opts.older_than_days {
-        let cutoff = now.saturating_sub(
-            Millis::try_from(days)
-                .unwrap_or(Millis::MAX / DAY_MS)
-                .saturating_mul(DAY_MS),
-        );
+    if let Some(idle) = idle {
+        let cutoff = now.saturating_sub(idle);
         for log in logs.iter().filter(|l| last_activity(l) < cutoff) {
             if journaled.contains(&log.session.id) {
                 protected.push(Protected {
                     session_id: log.session.id.clone(),
                     reason: "pending_journal",
+                });
+            } else if has_running_turn(log) {
+                protected.push(Protected {
+                    session_id: log.session.id.clone(),
+                    reason: "running_turn",
                 });
             } else {
                 dropped.insert(log.session.id.clone());
@@ -97,18 +98,26 @@ pub fn plan(p: &Ports<'_>, opts: Options) -> Result<Plan, Error> {
     // Retention of checkpoints and undo data in the sessions that stay; what they reference lives.
     let mut live: BTreeSet<&ContentHash> = BTreeSet::new();
     let mut checkpoints = Vec::new();
+    let mut marks = Vec::new();
     for log in logs.iter().filter(|l| !dropped.contains(&l.session.id)) {
-        let cut = log.checkpoints.len().saturating_sub(opts.keep);
-        for (i, c) in log.checkpoints.iter().enumerate() {
-            if i < cut {
-                checkpoints.push(Dropped {
-                    session_id: log.session.id.clone(),
-                    checkpoint_id: c.id.clone(),
-                    seq: c.seq,
-                });
-            } else {
-                live.extend(hashes_of(c));
-            }
+        let (kept, gone) = retain::split(log, opts.keep);
+        for c in kept {
+            live.extend(hashes_of(c));
+        }
+        for (c, in_effect) in &gone {
+            checkpoints.push(Dropped {
+                session_id: log.session.id.clone(),
+                checkpoint_id: c.id.clone(),
+                seq: c.seq,
+                in_effect: *in_effect,
+            });
+        }
+        if !gone.is_empty() {
+            let stored = log.messages.iter().map(|m| m.seq);
+            let stored = stored.chain(log.checkpoints.iter().map(|c| c.seq)).max();
+            let mut s = log.session.clone();
+            s.seq_high_water = s.last_seq(stored.unwrap_or(0));
+            marks.push(s);
         }
         let undoable = log
             .operations
@@ -167,7 +176,9 @@ pub fn plan(p: &Ports<'_>, opts: Options) -> Result<Plan, Error> {
         checkpoints,
         blobs,
         protected,
+        older_than_ms: idle,
         undecodable_rows: undecodable,
+        marks,
         version,
     })
 }

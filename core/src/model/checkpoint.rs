@@ -27,6 +27,10 @@ pub struct FileVersion {
     pub hash: ContentHash,
     /// Length in bytes.
     pub size: u64,
+    /// Permission bits (e.g. `0o755`), when the host has modes; `None` = unknown (old rows,
+    /// browsers): a restore then leaves the mode to the host's default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<u32>,
 }
 
 /// Whether the before-state of a change was captured.

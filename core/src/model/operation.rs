@@ -78,6 +78,16 @@ pub enum FileAction {
     Delete,
 }
 
+impl FileAction {
+    /// The wire word (`restore`, `delete`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Restore => "restore",
+            Self::Delete => "delete",
+        }
+    }
+}
+
 /// The target of a rewind, as recorded in the log.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]

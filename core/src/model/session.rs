@@ -52,6 +52,29 @@ pub struct Session {
     /// The prompt the last conversation rewind went back to (the effective, not the requested, id).
     #[serde(default)]
     pub rewound_to: Option<MessageId>,
+    /// The highest seq the session ever used. It only grows: gc deleting the newest rows, a
+    /// rewind or a fork never lets a seq be handed out twice.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub seq_high_water: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+impl Session {
+    /// The last seq used, given the highest seq still stored: never below the high-water mark,
+    /// nor below the start of the open range the active branch appends to (rows gc removed
+    /// cannot pull the next seq back into a gap the branch skips).
+    pub fn last_seq(&self, stored_last: u64) -> u64 {
+        let tail = self
+            .branch
+            .ranges
+            .last()
+            .filter(|r| r.end.is_none())
+            .map_or(0, |r| r.start.saturating_sub(1));
+        stored_last.max(self.seq_high_water).max(tail)
+    }
 }
 
 /// A half-open range `[start, end)` of sequence numbers; `end: None` means "and everything after".

@@ -20,6 +20,10 @@ pub struct EditChange {
     pub after: Option<Vec<u8>>,
     /// The tool's own jsdiff hunks, when it reported them; checked against the bytes.
     pub patch: Option<Vec<Hunk>>,
+    /// Permission bits before (e.g. `0o755`), when the host knows them.
+    pub before_mode: Option<u32>,
+    /// Permission bits after; when not given and the file exists, read from the workspace.
+    pub after_mode: Option<u32>,
 }
 
 /// Options of [`edit`].
@@ -59,6 +63,12 @@ pub struct FileEdit {
     /// Edit (default), write, shell or manual.
     #[serde(default)]
     pub kind: Option<CheckpointKind>,
+    /// Permission bits before the tool ran (e.g. `0o755` = 493), when known.
+    #[serde(default)]
+    pub before_mode: Option<u32>,
+    /// Permission bits after; read from the workspace when not given.
+    #[serde(default)]
+    pub after_mode: Option<u32>,
 }
 
 impl FileEdit {
@@ -75,6 +85,8 @@ impl FileEdit {
                 before,
                 after,
                 patch: None,
+                before_mode: self.before_mode,
+                after_mode: self.after_mode,
             }],
         }
     }
@@ -124,10 +136,11 @@ pub struct EditOutcome {
     pub files: Vec<RecordedFile>,
 }
 
-fn version(bytes: &[u8]) -> FileVersion {
+fn version(bytes: &[u8], mode: Option<u32>) -> FileVersion {
     FileVersion {
         hash: ContentHash::of(bytes),
         size: bytes.len() as u64,
+        mode: mode.map(|m| m & 0o7777),
     }
 }
 
@@ -172,7 +185,7 @@ fn unrecorded(c: EditChange, reason: &str) -> Result<FileChange, Error> {
     Ok(FileChange {
         path: WorkPath::parse(&c.path)?,
         before: None,
-        after: c.after.as_deref().map(version),
+        after: c.after.as_deref().map(|b| version(b, c.after_mode)),
         patch: None,
         capture: Capture::Failed {
             reason: reason.into(),
@@ -215,8 +228,8 @@ fn change(c: EditChange, max: u64, blobs: &mut Vec<Write>) -> Result<FileChange,
     }
     Ok(FileChange {
         path,
-        before: c.before.as_deref().map(version),
-        after: c.after.as_deref().map(version),
+        before: c.before.as_deref().map(|b| version(b, c.before_mode)),
+        after: c.after.as_deref().map(|b| version(b, c.after_mode)),
         patch,
         capture: Capture::Captured,
     })
@@ -289,7 +302,13 @@ pub fn edit(
     let over_quota = over_quota(p, session, &opts.changes)?;
     let mut blobs = Vec::new();
     let mut changes: Vec<FileChange> = Vec::with_capacity(opts.changes.len());
-    for c in opts.changes {
+    for mut c in opts.changes {
+        if c.after.is_some() && c.after_mode.is_none() {
+            // The tool has written the file: its mode now is its after mode.
+            let path = WorkPath::parse(&c.path)?;
+            // A mode that cannot be read is simply unknown: it never fails the record.
+            c.after_mode = p.workspace.mode(&path).unwrap_or(None);
+        }
         let change = match over_quota {
             true => unrecorded(c, "quota_exceeded")?,
             false => change(c, p.limits.max_file_bytes, &mut blobs)?,

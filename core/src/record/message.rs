@@ -37,7 +37,8 @@ pub struct ReplyOptions {
     pub turn_id: TurnId,
     /// The reply text.
     pub text: String,
-    /// The reply ended in an error.
+    /// The reply ended in an error. When it is the turn's final reply, `complete_turn` writes
+    /// no stable boundary, so a fork at the turn never lands on a failed answer.
     #[serde(default)]
     pub error: bool,
     /// Opaque host data.

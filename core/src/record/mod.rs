@@ -79,14 +79,17 @@ const APPEND_ATTEMPTS: usize = 8;
 
 /// Append to a session's sequence: `build(first_free_seq)` makes the batch, committed with a
 /// `LastSeq` precondition so two writers can never share a seq; re-planned when it loses a race.
+/// The first free seq lies above the session's high-water mark, not just the rows still stored.
 pub(crate) fn append<T>(
     p: &mut Ports<'_>,
     session: &SessionId,
     mut build: impl FnMut(&mut Ports<'_>, u64) -> Result<(Batch, T), Error>,
 ) -> Result<T, Error> {
     for _ in 0..APPEND_ATTEMPTS {
+        // Never below the session's high-water mark: a seq gc freed is not handed out again.
+        let s = load::session(p.store, session)?;
         let last = p.store.last_seq(session).map_err(load::Error::Host)?;
-        let (mut batch, out) = build(p, last + 1)?;
+        let (mut batch, out) = build(p, s.last_seq(last) + 1)?;
         batch.require(Precondition::LastSeq(session.clone(), last));
         match p.store.commit(batch) {
             Ok(()) => return Ok(out),

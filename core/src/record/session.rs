@@ -36,6 +36,7 @@ pub fn create_session(p: &mut Ports<'_>, opts: SessionOptions) -> Result<Session
         branch: Branch::default(),
         generation: 0,
         rewound_to: None,
+        seq_high_water: 0,
     };
     let mut batch = Batch::new();
     batch.require(Precondition::SessionAbsent(session.id.clone()));

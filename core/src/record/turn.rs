@@ -28,12 +28,14 @@ pub struct CompleteTurnOutcome {
     pub turn_id: TurnId,
     /// Completed or failed.
     pub status: TurnStatus,
-    /// The stable boundary, when the turn ended with a completed assistant message.
+    /// The stable boundary, when the turn's final assistant message completed (`None` when it
+    /// errored: such a turn has no stable point to fork at).
     pub boundary: Option<StableBoundary>,
 }
 
-/// End a turn. The stable boundary (the turn's messages and its last completed assistant
-/// message) is written in the same commit, before anyone can be told the turn is complete.
+/// End a turn. The stable boundary (the turn's messages through its final assistant message,
+/// when that reply completed rather than errored) is written in the same commit, before anyone
+/// can be told the turn is complete.
 pub fn complete_turn(
     p: &mut Ports<'_>,
     session: &SessionId,
@@ -50,10 +52,13 @@ pub fn complete_turn(
         .iter()
         .filter(|m| m.turn_id.as_ref() == Some(&turn.id) && s.branch.contains(m.seq))
         .collect();
+    // The boundary is the turn's final assistant message, and only when it completed: a turn
+    // whose final reply errored has no stable point, so a fork never lands on a failed answer.
     let boundary_message = ordered
         .iter()
         .rev()
-        .find(|m| m.role == Role::Assistant && m.status == MessageStatus::Complete);
+        .find(|m| m.role == Role::Assistant)
+        .filter(|m| m.status == MessageStatus::Complete);
     turn.boundary = boundary_message.map(|b| StableBoundary {
         ordered_message_ids: ordered
             .iter()

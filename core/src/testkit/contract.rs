@@ -472,6 +472,36 @@ macro_rules! workspace_contract {
                 w.write(&p("empty"), b"").expect("write");
                 assert_eq!(w.read(&p("empty")).expect("read"), Some(Vec::new()));
             }
+
+            #[test]
+            fn modes_round_trip_survive_a_replace_or_are_absent() {
+                let mut w = $make;
+                assert_eq!(w.mode(&p("none.sh")).expect("mode"), None);
+                w.set_mode(&p("none.sh"), 0o755)
+                    .expect("a missing file is fine");
+                assert_eq!(
+                    w.read(&p("none.sh")).expect("read"),
+                    None,
+                    "set_mode creates nothing"
+                );
+                w.write(&p("run.sh"), b"#!/bin/sh\n").expect("write");
+                if w.mode(&p("run.sh")).expect("mode").is_none() {
+                    return; // a host without modes
+                }
+                w.set_mode(&p("run.sh"), 0o755).expect("set");
+                assert_eq!(w.mode(&p("run.sh")).expect("mode"), Some(0o755));
+                w.write(&p("run.sh"), b"#!/bin/sh\necho\n")
+                    .expect("replace");
+                assert_eq!(
+                    w.mode(&p("run.sh")).expect("mode"),
+                    Some(0o755),
+                    "a replace keeps it"
+                );
+                w.set_mode(&p("run.sh"), 0o644).expect("set");
+                assert_eq!(w.mode(&p("run.sh")).expect("mode"), Some(0o644));
+                w.remove(&p("run.sh")).expect("remove");
+                assert_eq!(w.mode(&p("run.sh")).expect("mode"), None);
+            }
         }
     };
 }

@@ -113,4 +113,11 @@ impl<W: Workspace> Workspace for Faulty<W> {
         self.check(FaultOp::Remove, path)?;
         self.inner.remove(path)
     }
+    fn mode(&mut self, path: &WorkPath) -> Result<Option<u32>, HostError> {
+        self.inner.mode(path)
+    }
+    // Modes ride along with reads and writes: they never count as a faultable call.
+    fn set_mode(&mut self, path: &WorkPath, mode: u32) -> Result<(), HostError> {
+        self.inner.set_mode(path, mode)
+    }
 }

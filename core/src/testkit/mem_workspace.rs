@@ -1,4 +1,5 @@
-//! An in-memory workspace: a map from path to bytes.
+//! An in-memory workspace: a map from path to bytes, with POSIX-like permission bits (a new
+//! file gets `0o644`; replacing a file keeps its mode).
 
 use super::faults::{Fault, FaultOp, Faults};
 use crate::error::HostError;
@@ -10,8 +11,12 @@ use std::collections::BTreeMap;
 #[derive(Clone, Debug, Default)]
 pub struct MemWorkspace {
     files: BTreeMap<WorkPath, Vec<u8>>,
+    modes: BTreeMap<WorkPath, u32>,
     faults: Faults,
 }
+
+/// The mode a new file gets.
+const DEFAULT_MODE: u32 = 0o644;
 
 impl MemWorkspace {
     /// An empty workspace.
@@ -22,13 +27,29 @@ impl MemWorkspace {
     /// Put a file directly (a user edit: no fault counting).
     pub fn put(&mut self, path: &str, bytes: impl Into<Vec<u8>>) {
         let path = WorkPath::parse(path).expect("test paths are valid");
+        self.modes.entry(path.clone()).or_insert(DEFAULT_MODE);
         self.files.insert(path, bytes.into());
+    }
+
+    /// Change a file's mode directly (a person's `chmod`); ignored for a missing file.
+    pub fn chmod(&mut self, path: &str, mode: u32) {
+        let path = WorkPath::parse(path).expect("test paths are valid");
+        if self.files.contains_key(&path) {
+            self.modes.insert(path, mode);
+        }
+    }
+
+    /// A file's mode, read directly.
+    pub fn mode_of(&self, path: &str) -> Option<u32> {
+        let path = WorkPath::parse(path).expect("test paths are valid");
+        self.modes.get(&path).copied()
     }
 
     /// Delete a file directly (a user edit).
     pub fn delete(&mut self, path: &str) {
         let path = WorkPath::parse(path).expect("test paths are valid");
         self.files.remove(&path);
+        self.modes.remove(&path);
     }
 
     /// A file's bytes, read directly.
@@ -76,6 +97,7 @@ impl Workspace for MemWorkspace {
 
     fn write(&mut self, path: &WorkPath, bytes: &[u8]) -> Result<(), HostError> {
         self.check(FaultOp::Write, path)?;
+        self.modes.entry(path.clone()).or_insert(DEFAULT_MODE);
         self.files.insert(path.clone(), bytes.to_vec());
         Ok(())
     }
@@ -83,6 +105,19 @@ impl Workspace for MemWorkspace {
     fn remove(&mut self, path: &WorkPath) -> Result<(), HostError> {
         self.check(FaultOp::Remove, path)?;
         self.files.remove(path);
+        self.modes.remove(path);
+        Ok(())
+    }
+
+    // Modes ride along with reads and writes: they never count as a faultable call.
+    fn mode(&mut self, path: &WorkPath) -> Result<Option<u32>, HostError> {
+        Ok(self.modes.get(path).copied())
+    }
+
+    fn set_mode(&mut self, path: &WorkPath, mode: u32) -> Result<(), HostError> {
+        if self.files.contains_key(path) {
+            self.modes.insert(path.clone(), mode);
+        }
         Ok(())
     }
 }

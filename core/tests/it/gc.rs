@@ -14,22 +14,36 @@ use rewind_core::gc::Options;
 use rewind_core::hash::ContentHash;
 use rewind_core::id::SessionId;
 use rewind_core::load;
+use rewind_core::record::CompleteTurnOptions;
 use rewind_core::testkit::{Fault, FaultOp, SeqIds, TickClock};
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 const DAY: i64 = 24 * 60 * 60 * 1000;
 
-/// One session whose turn i writes `f.txt` = "v{i}".
+/// One session whose turn i writes `f.txt` = "v{i}"; every turn has ended.
 fn history(e: &mut MemEngine, turns: usize) -> (SessionId, Vec<rewind_core::id::MessageId>) {
     let s = session(e);
     let mut prompts = Vec::new();
     for i in 1..=turns {
         let (t, p) = prompt(e, &s, &format!("turn {i}"));
         tool_edit(e, &s, &t, "f.txt", Some(format!("v{i}\n").as_bytes()));
+        end_turn(e, &s, &t);
         prompts.push(p);
     }
     (s, prompts)
+}
+
+fn end_turn(e: &mut MemEngine, s: &SessionId, t: &rewind_core::id::TurnId) {
+    e.complete_turn(
+        s,
+        CompleteTurnOptions {
+            turn_id: t.clone(),
+            failed: false,
+            round_count: None,
+        },
+    )
+    .expect("complete");
 }
 
 /// Every listed checkpoint's contents are still in the store and verify.
@@ -57,6 +71,7 @@ fn keep_n_drops_old_checkpoints_and_only_unreferenced_blobs() {
             Options {
                 keep: 2,
                 older_than_days: None,
+                ..Options::default()
             },
             true,
         )
@@ -73,6 +88,7 @@ fn keep_n_drops_old_checkpoints_and_only_unreferenced_blobs() {
             Options {
                 keep: 2,
                 older_than_days: None,
+                ..Options::default()
             },
             false,
         )
@@ -86,7 +102,8 @@ fn keep_n_drops_old_checkpoints_and_only_unreferenced_blobs() {
         e.gc(
             Options {
                 keep: 2,
-                older_than_days: None
+                older_than_days: None,
+                ..Options::default()
             },
             false
         )
@@ -161,6 +178,7 @@ fn old_sessions_go_unless_a_journal_or_a_live_child_needs_them() {
             Options {
                 keep: 100,
                 older_than_days: Some(30),
+                ..Options::default()
             },
             false,
         )
@@ -223,6 +241,7 @@ fn a_pending_journal_protects_its_session_and_blobs() {
             Options {
                 keep: 0,
                 older_than_days: Some(1),
+                ..Options::default()
             },
             false,
         )
@@ -288,6 +307,7 @@ fn gc_that_loses_a_race_replans_and_never_deletes_a_reused_blob() {
         Options {
             keep: 1,
             older_than_days: None,
+            ..Options::default()
         },
     )
     .expect("plan");
@@ -299,6 +319,7 @@ fn gc_that_loses_a_race_replans_and_never_deletes_a_reused_blob() {
         Options {
             keep: 1,
             older_than_days: None,
+            ..Options::default()
         },
         false,
     )
@@ -338,7 +359,7 @@ proptest! {
                 {
                     sessions.push(out.child_id);
                 },
-                4 => { e.gc(Options { keep, older_than_days: None }, false).expect("gc"); }
+                4 => { e.gc(Options { keep, older_than_days: None, ..Options::default() }, false).expect("gc"); }
                 _ => {
                     let ops = e.operations(&s).expect("ops").items;
                     if let Some(op) = ops.iter().rev().find(|o| o.kind.writes_files() && !o.files.is_empty()) {
@@ -370,6 +391,7 @@ impl rewind_core::ports::TurnControl for GcInTheMiddle {
                 Options {
                     keep: 0,
                     older_than_days: None,
+                    ..Options::default()
                 },
                 false,
             )
@@ -405,6 +427,8 @@ fn gc_racing_a_rewind_never_leaves_it_half_done() {
                 before: Some(before.to_vec()),
                 after: Some(after.to_vec()),
                 patch: None,
+                before_mode: None,
+                after_mode: None,
             }],
         }
     };
@@ -461,4 +485,54 @@ fn gc_racing_a_rewind_never_leaves_it_half_done() {
             .pending_journals
             .is_empty()
     );
+}
+
+#[test]
+fn a_running_turn_or_a_recent_use_keeps_a_session_and_zero_is_refused() {
+    let mut e = engine();
+    let (done, _) = history(&mut e, 1);
+    let busy = session(&mut e);
+    let (t, _) = prompt(&mut e, &busy, "a long job");
+    tool_edit(&mut e, &busy, &t, "g.txt", Some(b"g1\n"));
+    for zero in [
+        Options {
+            older_than_days: Some(0),
+            ..Options::default()
+        },
+        Options {
+            older_than_ms: Some(0),
+            ..Options::default()
+        },
+    ] {
+        let err = e.gc(zero, true).expect_err("0 is refused");
+        assert_eq!(err.kind(), ErrorKind::InvalidInput);
+        assert!(err.to_string().contains("one hour"), "{err}");
+    }
+    // A minute is read as the one-hour floor: both sessions were used moments ago.
+    let minute = Options {
+        older_than_ms: Some(60_000),
+        ..Options::default()
+    };
+    let out = e.gc(minute, false).expect("gc");
+    assert!(out.plan.sessions.is_empty(), "{:?}", out.plan.sessions);
+    assert_eq!(out.plan.older_than_ms, Some(rewind_core::gc::MIN_IDLE_MS));
+    // Two hours later both are idle past the floor; only the finished one goes.
+    let (store, ws) = e.into_parts();
+    let mut e = Engine::new(
+        store,
+        ws,
+        TickClock::new(1_767_225_600_000 + 2 * 60 * 60 * 1000),
+        SeqIds::starting_after(50_000),
+    );
+    let out = e.gc(minute, false).expect("gc");
+    assert_eq!(out.plan.sessions, vec![done]);
+    assert_eq!(
+        out.plan
+            .protected
+            .iter()
+            .map(|p| (p.session_id.clone(), p.reason))
+            .collect::<Vec<_>>(),
+        vec![(busy.clone(), "running_turn")]
+    );
+    assert!(e.resume(&busy).is_ok());
 }

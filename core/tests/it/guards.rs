@@ -28,6 +28,8 @@ fn change(path: &str, after: &[u8]) -> EditChange {
         before: None,
         after: Some(after.to_vec()),
         patch: None,
+        before_mode: None,
+        after_mode: None,
     }
 }
 

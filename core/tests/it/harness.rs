@@ -72,6 +72,8 @@ pub(crate) fn tool_edit(
             before,
             after: after.map(<[u8]>::to_vec),
             patch: None,
+            before_mode: None,
+            after_mode: None,
         }],
     };
     e.record_edit(s, opts).expect("edit");

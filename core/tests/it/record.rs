@@ -22,11 +22,11 @@ fn completing_a_turn_writes_its_stable_boundary() {
         .record_reply(&s, reply("looking", false))
         .expect("reply")
         .message_id;
+    let _failed = e.record_reply(&s, reply("oops", true)).expect("reply");
     let r2 = e
         .record_reply(&s, reply("fixed", false))
         .expect("reply")
         .message_id;
-    let _failed = e.record_reply(&s, reply("oops", true)).expect("reply");
     let done = e
         .complete_turn(
             &s,
@@ -38,12 +38,18 @@ fn completing_a_turn_writes_its_stable_boundary() {
         )
         .expect("complete");
     assert_eq!(done.status, TurnStatus::Completed);
-    let b = done.boundary.expect("a completed assistant reply exists");
+    let b = done.boundary.expect("the final reply completed");
     assert_eq!(
         b.boundary_message_id, r2,
-        "the last completed reply, not the errored one"
+        "the final reply, after the retry"
     );
-    assert_eq!(b.ordered_message_ids, vec![p, r1, r2]);
+    assert_eq!(b.ordered_message_ids.first(), Some(&p));
+    assert_eq!(b.ordered_message_ids.get(1), Some(&r1));
+    assert_eq!(
+        b.ordered_message_ids.len(),
+        4,
+        "prompt, looking, oops, fixed"
+    );
     assert_eq!(b.round_count, 2);
     let again = e.complete_turn(
         &s,
@@ -57,6 +63,34 @@ fn completing_a_turn_writes_its_stable_boundary() {
         again.expect_err("already ended").kind(),
         ErrorKind::Conflict
     );
+}
+
+#[test]
+fn a_turn_whose_final_reply_errored_has_no_stable_boundary() {
+    let mut e = engine();
+    let s = session(&mut e);
+    let (t, _) = prompt(&mut e, &s, "fix the bug");
+    for (text, error) in [("fixed", false), ("the provider failed", true)] {
+        let o = ReplyOptions {
+            turn_id: t.clone(),
+            text: text.into(),
+            error,
+            payload: None,
+        };
+        e.record_reply(&s, o).expect("reply");
+    }
+    let done = e
+        .complete_turn(
+            &s,
+            CompleteTurnOptions {
+                turn_id: t,
+                failed: false,
+                round_count: None,
+            },
+        )
+        .expect("complete");
+    assert_eq!(done.status, TurnStatus::Completed);
+    assert_eq!(done.boundary, None, "never a boundary at an earlier reply");
 }
 
 #[test]

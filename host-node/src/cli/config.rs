@@ -48,6 +48,13 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     }
     if let Some(d) = &a.older_than {
         config.older_than_days = number_or("never", d, "--older-than")?;
+        if config.older_than_days == Some(0) {
+            return Err(CliError::new(
+                ErrorKind::InvalidInput,
+                "--older-than 0 would make every plain `rewind gc` drop every session, including \
+                 the one in use; give a number of days or `never`",
+            ));
+        }
     }
     if config != before {
         if let Some(dir) = ctx.db.parent().filter(|d| !d.as_os_str().is_empty()) {

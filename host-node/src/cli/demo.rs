@@ -113,6 +113,8 @@ impl Demo {
             before,
             after: after.map(|a| a.as_bytes().to_vec()),
             patch: None,
+            before_mode: None,
+            after_mode: None,
         };
         let opts = EditOptions {
             turn_id: turn.clone(),

@@ -89,6 +89,8 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
             before,
             after,
             patch: None,
+            before_mode: None,
+            after_mode: None,
         }],
     };
     let out = engine.record_edit(&session, opts)?;

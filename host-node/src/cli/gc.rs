@@ -1,7 +1,10 @@
-//! `rewind gc [--keep N] [--older-than DAYS] [--dry-run]`: retention, then unreferenced blobs.
+//! `rewind gc [--keep N] [--older-than AGE] [--dry-run]`: retention, then unreferenced blobs.
+//! AGE is days (`30`) or a number with a unit (`90m`, `12h`, `7d`); 0 is refused and anything
+//! under one hour counts as one hour, so the session in use is never dropped.
 
 use super::{CliError, Context, Report};
 use crate::config::Config;
+use rewind_core::ErrorKind;
 use std::fmt::Write as _;
 
 #[derive(Debug, clap::Args)]
@@ -9,9 +12,10 @@ pub(super) struct Args {
     /// Keep the newest N checkpoints of each session (default: the config's, 100).
     #[arg(long)]
     keep: Option<usize>,
-    /// Drop sessions idle for more than DAYS days (default: the config's, never).
-    #[arg(long, value_name = "DAYS")]
-    older_than: Option<u64>,
+    /// Drop sessions idle for longer than AGE: days, or `90m` / `12h` / `7d` (default: the
+    /// config's, never). At least one hour; a running turn keeps its session.
+    #[arg(long, value_name = "AGE")]
+    older_than: Option<String>,
     /// Show what would be deleted; delete nothing.
     #[arg(long)]
     dry_run: bool,
@@ -21,7 +25,24 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let config = Config::load(&ctx.db).map_err(|e| CliError::host(e.to_string()))?;
     let mut opts = config.retention();
     opts.keep = a.keep.unwrap_or(opts.keep);
-    opts.older_than_days = a.older_than.or(opts.older_than_days);
+    match a.older_than.as_deref().map(age_ms).transpose()? {
+        Some(ms) => {
+            opts.older_than_days = None;
+            opts.older_than_ms = Some(ms);
+        }
+        None if opts.older_than_days == Some(0) => {
+            return Err(CliError::new(
+                ErrorKind::InvalidInput,
+                format!(
+                    "{} says older-than 0, which would drop every session including the one in \
+                     use; nothing was deleted. Change it with `rewind config --older-than never` \
+                     (or a number of days)",
+                    Config::path_for(&ctx.db).display()
+                ),
+            ));
+        }
+        None => {}
+    }
     let out = ctx.engine()?.gc(opts, a.dry_run)?;
     let t = &out.plan.totals;
     let mut text = format!(
@@ -54,4 +75,27 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
         );
     }
     Ok(Report::new(&out, text))
+}
+
+/// `30` (days), `90m`, `12h`, `7d`, `45s` → milliseconds.
+fn age_ms(text: &str) -> Result<u64, CliError> {
+    let bad = || {
+        CliError::new(
+            ErrorKind::InvalidInput,
+            format!("--older-than takes days or a number with s/m/h/d (e.g. 12h), not {text:?}"),
+        )
+    };
+    let (digits, unit) = match text.find(|c: char| !c.is_ascii_digit()) {
+        Some(i) => text.split_at(i),
+        None => (text, "d"),
+    };
+    let n: u64 = digits.parse().map_err(|_| bad())?;
+    let scale: u64 = match unit {
+        "s" => 1_000,
+        "m" => 60_000,
+        "h" => 3_600_000,
+        "d" => 86_400_000,
+        _ => return Err(bad()),
+    };
+    Ok(n.saturating_mul(scale))
 }

@@ -28,6 +28,7 @@
 //! exists when the operation starts.
 
 mod atomic;
+mod mode;
 mod walk;
 
 use rewind_core::path::WorkPath;
@@ -142,6 +143,14 @@ impl Workspace for DiskWorkspace {
             Some(dir) => atomic::sync_dir(dir).map_err(|e| io_error("cannot sync", path, dir, e)),
             None => Ok(()),
         }
+    }
+
+    fn mode(&mut self, path: &WorkPath) -> Result<Option<u32>, HostError> {
+        self.mode_of(path)
+    }
+
+    fn set_mode(&mut self, path: &WorkPath, mode: u32) -> Result<(), HostError> {
+        self.set_mode_of(path, mode)
     }
 }
 

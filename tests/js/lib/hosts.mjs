@@ -27,6 +27,7 @@ export class Faults {
 export class MemWorkspace {
   constructor(files = {}) {
     this.files = new Map();
+    this.modes = new Map(); // path -> permission bits; a new file gets 0o644, a replace keeps it
     this.faults = new Faults();
     for (const [p, v] of Object.entries(files)) if (v !== null) this.files.set(p, bytesOf(v));
   }
@@ -39,15 +40,22 @@ export class MemWorkspace {
     if (this.faults.hit('write')) throw new Error(`injected fault: write of ${path} failed`);
     if (!(bytes instanceof Uint8Array)) throw new TypeError('write wants a Uint8Array');
     this.files.set(path, bytes.slice());
+    if (!this.modes.has(path)) this.modes.set(path, 0o644);
   }
   remove(path) {
     if (this.faults.hit('remove')) throw new Error(`injected fault: remove of ${path} failed`);
     this.files.delete(path);
+    this.modes.delete(path);
   }
+  mode(path) { return this.files.has(path) ? this.modes.get(path) ?? 0o644 : null; }
+  setMode(path, mode) { if (this.files.has(path)) this.modes.set(path, mode); }
   // Direct access for "a person edits the file" steps: no faults.
-  put(path, bytes) { this.files.set(path, bytes); }
+  put(path, bytes) {
+    this.files.set(path, bytes);
+    if (!this.modes.has(path)) this.modes.set(path, 0o644);
+  }
   get(path) { return this.files.get(path) ?? null; }
-  delete(path) { this.files.delete(path); }
+  delete(path) { this.files.delete(path); this.modes.delete(path); }
 }
 
 const conflict = (message) => Object.assign(new Error(message), { code: 'conflict' });

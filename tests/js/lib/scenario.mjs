@@ -2,9 +2,9 @@
 // Call names are Engine method names; `args.sessionId` becomes the first argument; bytes in
 // scenario files (strings, {base64}, null) become Uint8Array/null.
 
-import { bytesOf } from './hosts.mjs';
+import { MemWorkspace, bytesOf } from './hosts.mjs';
 
-const SESSIONLESS = new Set(['createSession', 'listSessions']);
+const SESSIONLESS = new Set(['createSession', 'listSessions', 'gc', 'stats']);
 const NO_OPTIONS = new Set(['activeBranch', 'resume', 'checkpoints', 'operations', 'recover', 'listSessions']);
 
 function substitute(v, vars) {
@@ -60,6 +60,7 @@ export function runScenario(sc, { engine, workspace, store }) {
     const here = (m) => new Error(`${sc.name}: step ${i + 1} (${step.call ?? '-'}): ${m}`);
     for (const [p, v] of Object.entries(step.userWrite ?? {})) workspace.put(p, bytesOf(v) ?? new Uint8Array());
     for (const p of step.userDelete ?? []) workspace.delete(p);
+    for (const [p, mode] of Object.entries(step.userChmod ?? {})) workspace.setMode(p, mode);
     if (step.fault) {
       if (step.fault.op === 'commit') {
         if (!store) throw here('commit faults need a JS store host');
@@ -74,24 +75,38 @@ export function runScenario(sc, { engine, workspace, store }) {
     }
     try {
       checkFiles(workspace, step.expectWorkspace, 'workspace');
+      for (const [p, want] of Object.entries(step.expectModes ?? {})) {
+        const have = workspace.mode(p);
+        if (have !== null && have !== want) throw new Error(`${p} has mode ${have.toString(8)}, expected ${want.toString(8)}`);
+      }
     } catch (e) {
       throw here(e.message);
     }
     if (!step.call) return;
     const args = { ...substitute(step.args ?? {}, vars) };
     if (step.call === 'recordEdit') {
-      args.before = bytesOf(args.before ?? null);
-      args.after = bytesOf(args.after ?? null);
-      if (step.toolWrites !== false && typeof args.path === 'string' && !args.path.startsWith('/') && !args.path.includes('..')) {
+      // A side missing from the scenario stays missing: the engine must refuse it (only null
+      // means "absent").
+      if ('before' in args) args.before = bytesOf(args.before);
+      if ('after' in args) args.after = bytesOf(args.after);
+      if (step.toolWrites !== false && 'after' in args && typeof args.path === 'string' && !args.path.startsWith('/') && !args.path.includes('..')) {
         if (args.after === null) workspace.delete(args.path);
         else workspace.put(args.path, args.after);
       }
     }
     const method = engine[step.call];
-    if (typeof method !== 'function') throw here(`Engine has no method ${step.call}`);
     let call;
-    if (SESSIONLESS.has(step.call)) {
-      call = step.call === 'listSessions' ? () => engine.listSessions() : () => engine.createSession(args);
+    if (step.call === 'replayLog') {
+      // Engine.fromLog into a fresh in-memory engine; the same result shape as tests/src/call.rs.
+      const { batches, ...rest } = args;
+      call = () => {
+        const e = engine.constructor.fromLog(batches.map(bytesOf), { workspace: new MemWorkspace(), ...rest });
+        return { diagnostics: e.diagnostics, sessions: e.listSessions().map((s) => s.id) };
+      };
+    } else if (typeof method !== 'function') {
+      throw here(`Engine has no method ${step.call}`);
+    } else if (SESSIONLESS.has(step.call)) {
+      call = ['listSessions', 'stats'].includes(step.call) ? () => method.call(engine) : () => method.call(engine, args);
     } else {
       const { sessionId, ...rest } = args;
       call = NO_OPTIONS.has(step.call) ? () => method.call(engine, sessionId) : () => method.call(engine, sessionId, rest);

@@ -140,10 +140,29 @@ test('fromLog: replaying the committed batches reproduces the same state', () =>
   assert.equal(text(ws.get('b.txt')), 'b.txt after\n');
 });
 
-test('fromLog rejects a corrupt log', () => {
+test('fromLog skips a corrupt batch with a diagnostic; strict rejects it', () => {
   const ws = new MemWorkspace();
-  expectError(() => Engine.fromLog([utf8('{"writes": 3}')], { workspace: ws }), 'corrupt');
+  const log = [];
+  const first = Engine.inMemory({ workspace: ws, onCommit: (b) => log.push(b) });
+  const { id } = first.createSession({ title: 'kept' });
+  const damaged = Engine.fromLog([utf8('{"writes": 3}'), ...log], { workspace: ws });
+  assert.deepEqual(damaged.diagnostics.map((d) => [d.kind, d.id]), [['batch', '0']]);
+  assert.deepEqual(damaged.listSessions().map((s) => s.id), [id]);
+  assert.deepEqual(Engine.fromLog(log, { workspace: ws }).diagnostics, []);
+  expectError(() => Engine.fromLog([utf8('{"writes": 3}'), ...log], { workspace: ws, strict: true }), 'corrupt');
   expectError(() => Engine.fromLog(['nope'], { workspace: ws }), 'invalid_input');
+});
+
+test('recordEdit refuses a missing before or after: only null means absent', () => {
+  const engine = Engine.inMemory({ workspace: new MemWorkspace() });
+  const { id } = engine.createSession({ title: 't' });
+  const { turnId } = engine.recordPrompt(id, { text: 'go' });
+  const e = expectError(() => engine.recordEdit(id, { turnId, path: 'a.txt', after: utf8('x'), toolName: 'Write' }), 'invalid_input');
+  assert.match(e.message, /before is missing/);
+  expectError(() => engine.recordEdit(id, { turnId, path: 'a.txt', before: utf8('x'), after: undefined, toolName: 'Write' }), 'invalid_input');
+  assert.equal(engine.checkpoints(id).length, 0);
+  engine.recordEdit(id, { turnId, path: 'a.txt', before: null, after: utf8('x'), toolName: 'Write' });
+  assert.equal(engine.checkpoints(id).length, 1);
 });
 
 test('onCommit throwing: the call throws host_error, the batch stays committed', () => {

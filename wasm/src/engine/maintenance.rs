@@ -13,6 +13,8 @@ struct GcArgs {
     #[serde(default)]
     older_than_days: Option<u64>,
     #[serde(default)]
+    older_than_ms: Option<u64>,
+    #[serde(default)]
     dry_run: bool,
 }
 
@@ -52,8 +54,9 @@ impl Engine {
     }
 
     /// Retention then garbage collection: drop checkpoints past the newest `keep` (default 100)
-    /// per session and sessions idle for `olderThanDays` (default never), then every blob
-    /// nothing references. `dryRun` only plans.
+    /// per session (the active branch's first) and sessions idle for `olderThanDays` or
+    /// `olderThanMs` (default never; 0 is refused, under one hour counts as one hour, a running
+    /// turn protects its session), then every blob nothing references. `dryRun` only plans.
     #[wasm_bindgen(unchecked_return_type = "GcOutcome")]
     pub fn gc(
         &mut self,
@@ -63,6 +66,7 @@ impl Engine {
             GcArgs {
                 keep: None,
                 older_than_days: None,
+                older_than_ms: None,
                 dry_run: false,
             }
         } else {
@@ -72,6 +76,7 @@ impl Engine {
         let o = rewind_core::gc::Options {
             keep: args.keep.unwrap_or(defaults.keep),
             older_than_days: args.older_than_days.or(defaults.older_than_days),
+            older_than_ms: args.older_than_ms.or(defaults.older_than_ms),
         };
         self.run(|i| with!(i, e => e.gc(o, args.dry_run)))
     }

@@ -9,11 +9,10 @@ use crate::host::{
 };
 use js_sys::{Function, Uint8Array};
 use rewind_core::Coded;
-use rewind_core::batch::Batch;
 use rewind_core::files::{ApplyOptions, TargetOptions};
 use rewind_core::id::SessionId;
-use rewind_core::ports::StoreWrite;
 use rewind_core::record::FileEdit;
+use rewind_core::replay;
 use rewind_core::testkit::MemStore;
 use rewind_core::{ErrorKind, conversation};
 use wasm_bindgen::prelude::*;
@@ -62,6 +61,8 @@ pub struct Engine {
     thrown: Thrown,
     /// What `onCommit` threw during the current call.
     hook_failed: Thrown,
+    /// What `fromLog` left out of a damaged log.
+    diagnostics: Vec<rewind_core::load::Diagnostic>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -128,6 +129,7 @@ impl Engine {
             inner: Inner::Memory(rewind_core::Engine::new(store, ws, JsClock, CryptoIds)),
             thrown,
             hook_failed,
+            diagnostics: Vec::new(),
         }
     }
 
@@ -173,6 +175,7 @@ impl Engine {
             inner: Inner::Store(rewind_core::Engine::new(store, ws, JsClock, CryptoIds)),
             thrown,
             hook_failed: Thrown::default(),
+            diagnostics: Vec::new(),
         })
     }
 
@@ -191,12 +194,19 @@ impl Engine {
         #[wasm_bindgen(unchecked_param_type = "Iterable<Uint8Array>")] batches: JsValue,
         #[wasm_bindgen(unchecked_param_type = "MemoryEngineOptions")] opts: JsValue,
     ) -> Result<Self> {
-        let opts = memory_options(&opts, "Engine.fromLog")?;
+        let opts_value = opts;
+        let opts = memory_options(&opts_value, "Engine.fromLog")?;
         let iter = js_sys::try_iter(&batches)
             .ok()
             .flatten()
             .ok_or_else(|| JsErr::input("fromLog takes an iterable of Uint8Array batches"))?;
-        let mut store = MemStore::new();
+        let strict = get(&opts_value, "strict");
+        let strict = match strict.as_bool() {
+            Some(b) => b,
+            None if strict.is_undefined() || strict.is_null() => false,
+            None => return Err(JsErr::input("fromLog strict must be a boolean").into()),
+        };
+        let mut log = Vec::new();
         for (i, item) in iter.enumerate() {
             let item =
                 item.map_err(|e| JsErr::input("iterating the batches threw").with_cause(Some(e)))?;
@@ -206,20 +216,21 @@ impl Engine {
                     convert::type_name(&v)
                 ))
             })?;
-            let batch = Batch::from_bytes(&bytes.to_vec()).map_err(|e| {
-                JsErr::new(
-                    ErrorKind::Corrupt,
-                    format!("batch {i} of the log does not decode: {e}"),
-                )
-            })?;
-            store.commit(batch).map_err(|e| {
-                JsErr::new(
-                    ErrorKind::Corrupt,
-                    format!("batch {i} of the log does not apply: {e}"),
-                )
-            })?;
+            log.push(bytes.to_vec());
         }
-        Ok(Self::new_memory(store, opts))
+        let mut store = MemStore::new();
+        let report = replay::replay(&mut store, &log, replay::Options { strict })
+            .map_err(|e| JsErr::new(e.code(), e.to_string()))?;
+        let mut engine = Self::new_memory(store, opts);
+        engine.diagnostics = report.diagnostics;
+        Ok(engine)
+    }
+
+    /// What `Engine.fromLog` left out: one diagnostic per damaged batch (kind `batch`, id =
+    /// its index in the log). Empty for a whole log and for the other constructors.
+    #[wasm_bindgen(getter, unchecked_return_type = "Diagnostic[]")]
+    pub fn diagnostics(&self) -> Result<JsValue> {
+        Ok(to_js(&self.diagnostics)?)
     }
 
     /// Every batch an in-memory engine holds (replayed and new), in commit order: a full log
@@ -317,6 +328,18 @@ impl Engine {
         }
         let side = |key: &str| -> Result<Option<Vec<u8>>, JsErr> {
             let v = get(&opts, key);
+            // Only `null` means "absent": a forgotten field must not record a creation (whose
+            // rewind would delete a file that existed) or a deletion.
+            if v.is_undefined() {
+                return Err(JsErr::input(format!(
+                    "recordEdit {key} is missing: pass the bytes, or null when the file {}",
+                    if key == "before" {
+                        "did not exist before the tool ran"
+                    } else {
+                        "was deleted by the tool"
+                    }
+                )));
+            }
             convert::opt_bytes(&v).ok_or_else(|| {
                 JsErr::input(format!(
                     "recordEdit {key} must be a Uint8Array or null, not {}",
