@@ -1,6 +1,6 @@
 //! `rewind gc [--keep N] [--older-than DAYS] [--dry-run]`: retention, then unreferenced blobs.
 
-use super::{CliError, Context, Report};
+use super::{Access, CliError, Context, Report};
 use crate::config::Config;
 use std::fmt::Write as _;
 
@@ -22,7 +22,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let mut opts = config.retention();
     opts.keep = a.keep.unwrap_or(opts.keep);
     opts.older_than_days = a.older_than.or(opts.older_than_days);
-    let out = ctx.engine()?.gc(opts, a.dry_run)?;
+    let out = ctx.engine(Access::Maintain)?.gc(opts, a.dry_run)?;
     let t = &out.plan.totals;
     let mut text = format!(
         "{}{} session(s), {} checkpoint(s), {} blob(s) ({} bytes)",
