@@ -243,6 +243,13 @@ impl<S: StoreWrite, W: Workspace> Engine<S, W> {
     pub fn recover(&mut self, s: Option<&SessionId>) -> Result<recover::Outcome, recover::Error> {
         recover::recover(&mut self.ports(), s)
     }
+    /// Stop treating a stuck journal as pending; its record stays in the operation log.
+    pub fn abandon_journal(
+        &mut self,
+        journal: &crate::id::JournalId,
+    ) -> Result<recover::Abandoned, recover::Error> {
+        recover::abandon(&mut self.ports(), journal)
+    }
     /// Fork a session.
     pub fn fork(
         &mut self,

@@ -23,6 +23,9 @@ pub enum ErrorKind {
     Corrupt,
     /// A failed apply could not be rolled back; the journal stays for `recover`.
     Unrecoverable,
+    /// The store belongs to another workspace or user: it reads, but nothing is written to the
+    /// workspace until the person trusts it.
+    Untrusted,
 }
 
 impl ErrorKind {
@@ -37,6 +40,7 @@ impl ErrorKind {
             Self::HostError => "host_error",
             Self::Corrupt => "corrupt",
             Self::Unrecoverable => "unrecoverable",
+            Self::Untrusted => "untrusted",
         }
     }
 }
@@ -65,6 +69,10 @@ pub enum HostErrorKind {
     Corrupt,
     /// A precondition of a batch did not hold (someone else committed first).
     PreconditionFailed,
+    /// The host refuses to write: the store is not trusted for this workspace.
+    Untrusted,
+    /// Another process holds what this call needs (a lock) and did not let go in time.
+    Busy,
 }
 
 /// An adapter failure, opaque to the engine. Never equal to anything: two I/O failures are not
@@ -110,6 +118,8 @@ impl HostError {
             HostErrorKind::InvalidPath => ErrorKind::InvalidPath,
             HostErrorKind::Corrupt => ErrorKind::Corrupt,
             HostErrorKind::PreconditionFailed => ErrorKind::Conflict,
+            HostErrorKind::Untrusted => ErrorKind::Untrusted,
+            HostErrorKind::Busy => ErrorKind::Unavailable,
         }
     }
 }

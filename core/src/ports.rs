@@ -73,6 +73,17 @@ pub trait Store {
 pub trait StoreWrite: Store {
     /// Commit all of `batch` or nothing.
     fn commit(&mut self, batch: Batch) -> Result<(), HostError>;
+
+    /// Called by `recover` before it settles pending journals: may it? A store several
+    /// processes share answers `false` while another process that may own a journal is alive
+    /// (natively: it takes the lock every apply holds for the life of its journal, and keeps it
+    /// until [`StoreWrite::end_settling`]). The default suits a store one process owns.
+    fn begin_settling(&mut self) -> Result<bool, HostError> {
+        Ok(true)
+    }
+
+    /// Settling is over; let go of whatever `begin_settling` took.
+    fn end_settling(&mut self) {}
 }
 
 /// The files the agent works on.
@@ -134,17 +145,16 @@ macro_rules! forward_store {
 }
 forward_store!(&S, &mut S, Box<S>);
 
-impl<S: StoreWrite + ?Sized> StoreWrite for &mut S {
-    fn commit(&mut self, batch: Batch) -> Result<(), HostError> {
-        (**self).commit(batch)
-    }
+macro_rules! forward_store_write {
+    ($($ty:ty),*) => {$(
+        impl<S: StoreWrite + ?Sized> StoreWrite for $ty {
+            fn commit(&mut self, batch: Batch) -> Result<(), HostError> { (**self).commit(batch) }
+            fn begin_settling(&mut self) -> Result<bool, HostError> { (**self).begin_settling() }
+            fn end_settling(&mut self) { (**self).end_settling() }
+        }
+    )*};
 }
-
-impl<S: StoreWrite + ?Sized> StoreWrite for Box<S> {
-    fn commit(&mut self, batch: Batch) -> Result<(), HostError> {
-        (**self).commit(batch)
-    }
-}
+forward_store_write!(&mut S, Box<S>);
 
 impl<W: Workspace + ?Sized> Workspace for &mut W {
     fn read(&mut self, path: &WorkPath) -> Result<Option<Vec<u8>>, HostError> {

@@ -19,6 +19,10 @@ pub struct Config {
     pub keep: usize,
     /// gc drops sessions idle for longer than this many days; `null`: never.
     pub older_than_days: Option<u64>,
+    /// Let a rewind write inside `.git` directories (refused by default: git's internals are
+    /// not the agent's files).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub allow_git_writes: bool,
 }
 
 impl Default for Config {
@@ -30,6 +34,7 @@ impl Default for Config {
             session_quota_bytes: limits.session_quota_bytes,
             keep: retention.keep,
             older_than_days: retention.older_than_days,
+            allow_git_writes: false,
         }
     }
 }
@@ -61,11 +66,15 @@ impl Config {
     /// Write it (temp file + rename, like every other write of ours).
     pub fn save(&self, db: &Path) -> Result<(), HostError> {
         let path = Self::path_for(db);
-        let tmp = path.with_extension("json.tmp");
-        let text = serde_json::to_vec_pretty(self).expect("config serialises");
-        std::fs::write(&tmp, text)
-            .and_then(|()| std::fs::rename(&tmp, &path))
-            .map_err(|e| HostError::io(format!("cannot write {}: {e}", path.display())))
+        let text = serde_json::to_vec_pretty(self)
+            .map_err(|e| HostError::io(format!("cannot encode the config: {e}")))?;
+        write_atomically(&path, &text).map_err(|e| {
+            HostError::io(format!(
+                "cannot write {}: {}",
+                path.display(),
+                crate::disk::describe(&e)
+            ))
+        })
     }
 
     /// The recording limits.
@@ -84,4 +93,19 @@ impl Config {
             older_than_ms: None,
         }
     }
+}
+
+/// Write a small file of ours beside the store: a temp file, flushed, renamed over.
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".{}.tmp", uuid::Uuid::new_v4().simple()));
+    let tmp = path.with_file_name(name);
+    let result = std::fs::File::create(&tmp)
+        .and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_all()))
+        .and_then(|()| std::fs::rename(&tmp, path));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
 }

@@ -10,6 +10,7 @@ pub mod sqlite;
 
 pub use disk::DiskWorkspace;
 pub use native::{
-    NativeEngine, NativeWorkspace, OpenError, RandomIds, SystemClock, default_db_path, open,
+    Access, NativeEngine, NativeWorkspace, OpenError, OpenOptions, Opened, RandomIds, SystemClock,
+    Trust, default_db_path, open, open_with, trust_store,
 };
 pub use sqlite::SqliteStore;

@@ -16,7 +16,8 @@ export type ErrorCode =
   | "unavailable"
   | "host_error"
   | "corrupt"
-  | "unrecoverable";
+  | "unrecoverable"
+  | "untrusted";
 
 /**
  * Every failure is thrown as a real `Error` with `name` "RewindError" and a stable `code`.
@@ -471,8 +472,19 @@ export interface Recovered {
   restoredPaths: string[];
   leftPaths: string[];
 }
+/** A journal `recover` could not settle (it stays pending), with the path and the reason. */
+export interface StuckJournal {
+  journalId: string;
+  sessionId: string;
+  path: string | null;
+  reason: string;
+}
 export interface RecoverOutcome {
   recovered: Recovered[];
+  /** Journals that could not be settled; they stay pending and are tried again next time. */
+  stuck: StuckJournal[];
+  /** Journals left alone because the process that owns them may still be running. */
+  live: string[];
   diagnostics: Diagnostic[];
 }
 export type OpTarget =

@@ -161,7 +161,35 @@ fn roll_back(p: &mut Ports<'_>, written: &[&PlannedWrite<'_>]) -> Result<(), Str
     Ok(())
 }
 
-fn settle_failure(p: &mut Ports<'_>, session: &SessionId, journal: &JournalId, cause: &str) {
+/// Whether a path whose write failed no longer holds what was there before. A path that cannot
+/// even be read is assumed changed: putting its prior bytes back is always safe.
+fn changed_anyway(p: &mut Ports<'_>, w: &PlannedWrite<'_>) -> bool {
+    match p.workspace.read(&w.plan.path) {
+        Ok(now) => now != *w.prior(),
+        Err(_) => true,
+    }
+}
+
+fn settle_failure(
+    p: &mut Ports<'_>,
+    session: &SessionId,
+    journal: &JournalId,
+    cause: &str,
+    rolled_back: &[&PlannedWrite<'_>],
+) {
+    let note = if rolled_back.is_empty() {
+        format!("nothing was changed: {cause}")
+    } else {
+        let paths: Vec<String> = rolled_back
+            .iter()
+            .map(|w| w.plan.path.to_string())
+            .collect();
+        format!(
+            "rolled back: {cause}; {} path(s) had been written and were restored ({})",
+            paths.len(),
+            paths.join(", ")
+        )
+    };
     let op = Operation {
         id: p.mint(),
         session_id: session.clone(),
@@ -175,7 +203,7 @@ fn settle_failure(p: &mut Ports<'_>, session: &SessionId, journal: &JournalId, c
         branch_target: None,
         generation: None,
         dropped_through: None,
-        note: Some(format!("nothing was changed: {cause}")),
+        note: Some(note),
     };
     let mut batch = Batch::new();
     batch.require(Precondition::JournalPresent(journal.clone()));
@@ -280,20 +308,29 @@ pub(crate) fn execute(p: &mut Ports<'_>, plan: &Plan, finish: Finish) -> Result<
     let mut written: Vec<&PlannedWrite<'_>> = Vec::new();
     for w in &writes {
         let now = p.workspace.read(&w.plan.path).map(|b| hash(&b));
+        let mut attempted = false;
         let step = match now {
             Err(e) => Err(format!("re-reading {} failed: {e}", w.plan.path)),
             Ok(h) if h != hash(w.prior()) => {
                 Err(format!("{} changed after the preview", w.plan.path))
             }
-            Ok(_) => put(p.workspace, &w.plan.path, &w.bytes, w.mode())
-                .map_err(|e| format!("writing {} failed: {e}", w.plan.path)),
+            Ok(_) => {
+                attempted = true;
+                put(p.workspace, &w.plan.path, &w.bytes, w.mode())
+                    .map_err(|e| format!("writing {} failed: {e}", w.plan.path))
+            }
         };
         if let Err(cause) = step {
+            // A failed write may still have changed the file (the rename happened, the sync
+            // after it failed): whatever no longer holds its prior bytes is rolled back too.
+            if attempted && changed_anyway(p, w) {
+                written.push(w);
+            }
             roll_back(p, &written).map_err(|rollback| Error::Unrecoverable {
                 cause: cause.clone(),
                 rollback,
             })?;
-            settle_failure(p, &session, &journal_id, &cause);
+            settle_failure(p, &session, &journal_id, &cause, &written);
             return Ok(Executed {
                 skipped: blocked,
                 cause: Some(cause),
@@ -306,7 +343,7 @@ pub(crate) fn execute(p: &mut Ports<'_>, plan: &Plan, finish: Finish) -> Result<
     if let Err(e) = finish_commit(p, &journal, &finish) {
         let cause = e.to_string();
         roll_back(p, &written).map_err(|rollback| Error::Unrecoverable { cause, rollback })?;
-        settle_failure(p, &session, &journal_id, &e.to_string());
+        settle_failure(p, &session, &journal_id, &e.to_string(), &written);
         return Err(e);
     }
     let restored = writes

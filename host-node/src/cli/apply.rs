@@ -1,7 +1,7 @@
 //! `rewind apply SESSION (--since | --turn | --checkpoint) [--policy block|skip|merge|force]`.
 
 use super::preview::{TargetArgs, describe};
-use super::{CliError, Context, Report, parse_id};
+use super::{Access, CliError, Context, Report, parse_id};
 use rewind_core::files::{ApplyOptions, ApplyOutcome, RestoredFile};
 use rewind_core::model::Policy;
 use std::fmt::Write as _;
@@ -93,7 +93,9 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
         target: a.target.options()?,
         policy: a.policy.into(),
     };
-    let out = ctx.engine()?.apply_file_rewind(&session, opts)?;
+    let out = ctx
+        .engine(Access::Rewrite)?
+        .apply_file_rewind(&session, opts)?;
     let text = describe_outcome(&out);
     Ok(Report::new(&out, text).refused(!out.applied))
 }

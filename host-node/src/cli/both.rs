@@ -1,7 +1,7 @@
 //! `rewind both SESSION --to MSG [--policy …] [--path P]...`.
 
 use super::apply::{PolicyArg, describe_outcome};
-use super::{CliError, Context, Report, parse_id};
+use super::{Access, CliError, Context, Report, parse_id};
 use rewind_core::both::Options;
 
 #[derive(Debug, clap::Args)]
@@ -26,7 +26,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
         policy: a.policy.into(),
         paths: a.paths,
     };
-    let out = ctx.engine()?.rewind_both(&session, opts)?;
+    let out = ctx.engine(Access::Rewrite)?.rewind_both(&session, opts)?;
     let mut text = describe_outcome(&out.files);
     if out.rewound {
         text.push_str(&format!(

@@ -1,6 +1,6 @@
 //! `rewind checkpoints SESSION`.
 
-use super::{CliError, Context, Report, parse_id};
+use super::{Access, CliError, Context, Report, parse_id};
 use std::fmt::Write as _;
 
 #[derive(Debug, clap::Args)]
@@ -11,7 +11,7 @@ pub(super) struct Args {
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let session = parse_id(&a.session)?;
-    let list = ctx.engine()?.checkpoints(&session)?;
+    let list = ctx.engine(Access::Read)?.checkpoints(&session)?;
     let mut text = String::new();
     for c in &list {
         let _ = writeln!(

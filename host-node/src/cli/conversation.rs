@@ -1,6 +1,6 @@
 //! `rewind conversation SESSION --to MSG`.
 
-use super::{CliError, Context, Report, parse_id};
+use super::{Access, CliError, Context, Report, parse_id};
 use rewind_core::conversation::Options;
 
 #[derive(Debug, clap::Args)]
@@ -14,7 +14,7 @@ pub(super) struct Args {
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let session = parse_id(&a.session)?;
-    let out = ctx.engine()?.rewind_conversation(
+    let out = ctx.engine(Access::Record)?.rewind_conversation(
         &session,
         Options {
             to: parse_id(&a.to)?,

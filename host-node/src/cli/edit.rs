@@ -1,7 +1,7 @@
 //! `rewind edit SESSION --turn T --path P [--before-file F | --created] [--after-file F | --deleted]`:
 //! record what a tool changed. The after-state defaults to the file now on disk.
 
-use super::{CliError, Context, Report, parse_id};
+use super::{Access, CliError, Context, Report, parse_id};
 use rewind_core::ErrorKind;
 use rewind_core::model::CheckpointKind;
 use rewind_core::path::WorkPath;
@@ -50,7 +50,7 @@ fn read(path: &PathBuf) -> Result<Vec<u8>, CliError> {
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let session = parse_id(&a.session)?;
-    let mut engine = ctx.engine()?;
+    let mut engine = ctx.engine(Access::Record)?;
     let before = match &a.before_file {
         Some(f) => Some(read(f)?),
         None => None,

@@ -1,7 +1,7 @@
 //! `rewind fork SESSION (--at MSG | --checkpoint ID | --turn TURN) [--command-id ID]
 //! [--workspace-mode shared|restore]`.
 
-use super::{CliError, Context, Report, parse_id};
+use super::{Access, CliError, Context, Report, parse_id};
 use rewind_core::fork::{Options, Outcome, WorkspaceMode};
 use std::fmt::Write as _;
 
@@ -73,7 +73,12 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
             ModeArg::Restore => WorkspaceMode::Restore,
         },
     };
-    let out = ctx.engine()?.fork(&session, opts)?;
+    // Only a restoring fork writes files; every fork commits under the apply lock.
+    let access = match opts.workspace_mode {
+        WorkspaceMode::Restore => Access::Rewrite,
+        WorkspaceMode::Shared => Access::Record,
+    };
+    let out = ctx.engine(access)?.fork(&session, opts)?;
     let text = describe(&out, "forked into");
     Ok(Report::new(&out, text))
 }

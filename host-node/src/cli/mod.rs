@@ -13,6 +13,7 @@ mod fork;
 mod gc;
 mod log;
 mod ops;
+mod output;
 mod preview;
 mod prompt;
 mod recover;
@@ -21,12 +22,14 @@ mod resume;
 mod session;
 mod side_chat;
 mod stats;
+mod trust;
 mod turn_end;
 mod undo;
 
 pub use error::CliError;
 
-use crate::native::{NativeEngine, default_db_path, open};
+pub(crate) use crate::native::Access;
+use crate::native::{NativeEngine, OpenOptions, default_db_path, open_with};
 use clap::{Parser, Subcommand};
 use serde::Serialize;
 use std::path::PathBuf;
@@ -89,8 +92,10 @@ enum Command {
     Stats(stats::Args),
     /// Show the derived state of a session.
     Resume(resume::Args),
-    /// Settle applies interrupted by a crash.
+    /// Settle applies interrupted by a crash, or abandon one that cannot be settled.
     Recover(recover::Args),
+    /// Trust a store that came from elsewhere (another path or user) to act on this workspace.
+    Trust(trust::Args),
     /// Run a scripted session in a scratch directory and show each step.
     Demo(demo::Args),
 }
@@ -107,7 +112,8 @@ pub struct Report {
 impl Report {
     fn new(value: &impl Serialize, text: impl Into<String>) -> Self {
         Self {
-            json: serde_json::to_value(value).expect("outcomes serialise"),
+            // Outcomes are plain data (string keys), which always serialise.
+            json: serde_json::to_value(value).unwrap_or(serde_json::Value::Null),
             text: text.into(),
             refused: false,
         }
@@ -127,22 +133,30 @@ struct Context {
 }
 
 impl Context {
-    fn engine(&self) -> Result<NativeEngine, CliError> {
-        let config =
-            crate::config::Config::load(&self.db).map_err(|e| CliError::host(e.to_string()))?;
-        let (engine, recovered) = open(&self.workspace, &self.db).map_err(CliError::open)?;
-        let engine = engine.with_limits(config.limits());
-        if !recovered.recovered.is_empty() && !self.json {
-            for r in &recovered.recovered {
-                eprintln!(
+    /// Open the engine with exactly the rights the command needs (see [`Access`]). Warnings
+    /// about journals go to stderr; they never stop the command.
+    fn engine(&self, access: Access) -> Result<NativeEngine, CliError> {
+        let opened = self.open(access)?;
+        if !self.json {
+            for r in &opened.recovered.recovered {
+                output::warn(&format!(
                     "recovered interrupted apply {} ({:?}): {} path(s) restored",
                     r.journal_id,
                     r.action,
                     r.restored_paths.len()
-                );
+                ));
             }
         }
-        Ok(engine)
+        for w in &opened.warnings {
+            output::warn(w);
+        }
+        Ok(opened.engine)
+    }
+
+    fn open(&self, access: Access) -> Result<crate::native::Opened, CliError> {
+        let config =
+            crate::config::Config::load(&self.db).map_err(|e| CliError::host(e.to_string()))?;
+        open_with(&self.workspace, &self.db, OpenOptions { access, config }).map_err(CliError::open)
     }
 }
 
@@ -179,46 +193,41 @@ fn run(cli: Cli) -> Result<Report, CliError> {
         Command::Stats(a) => stats::run(&ctx, a),
         Command::Resume(a) => resume::run(&ctx, a),
         Command::Recover(a) => recover::run(&ctx, a),
+        Command::Trust(a) => trust::run(&ctx, a),
         Command::Demo(a) => demo::run(&ctx, a),
     }
 }
 
 /// Parse the arguments, run, print, and return the exit code: 0 ok, 1 refused / conflict /
-/// unavailable / bad input, 2 usage, 3 host error.
+/// unavailable / untrusted / bad input, 2 usage, 3 host error. Output goes through one writer:
+/// a closed pipe ends quietly with the command's own code; any other failure to write the output
+/// (a full disk) is said on stderr and exits 3, since the person did not get the result.
 pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
-            let _ = e.print();
+            output::emit_usage(&e);
             return code;
         }
     };
     let json = cli.json;
-    match run(cli) {
-        Ok(report) => {
-            if json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&report.json).expect("json values print")
-                );
-            } else if !report.text.is_empty() {
-                println!("{}", report.text.trim_end());
-            }
-            i32::from(report.refused)
-        }
+    let printed = match run(cli) {
+        Ok(report) if json => output::stdout(&output::pretty(&report.json)).map(|()| report),
+        Ok(report) => output::stdout(report.text.trim_end()).map(|()| report),
         Err(e) => {
+            let code = e.exit_code();
             if json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&e.to_json()).expect("json values print")
-                );
-            } else {
-                eprintln!("error: {e}");
+                let printed = output::stdout(&output::pretty(&e.to_json()));
+                return output::exit_code(printed, code);
             }
-            e.exit_code()
+            output::stderr(&format!("error: {e}"));
+            return code;
         }
-    }
+    };
+    let code = printed.as_ref().map_or(0, |r| i32::from(r.refused));
+    let printed = printed.map(|_| ());
+    output::exit_code(printed, code)
 }
 
 /// Parse an id argument with a clear error.

@@ -1,6 +1,6 @@
 //! `rewind ops SESSION`: the operation log.
 
-use super::{CliError, Context, Report, parse_id};
+use super::{Access, CliError, Context, Report, parse_id};
 use std::fmt::Write as _;
 
 #[derive(Debug, clap::Args)]
@@ -11,7 +11,7 @@ pub(super) struct Args {
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let session = parse_id(&a.session)?;
-    let ops = ctx.engine()?.operations(&session)?;
+    let ops = ctx.engine(Access::Read)?.operations(&session)?;
     let mut text = String::new();
     for o in &ops.items {
         let _ = write!(text, "{}  {:<20}", o.id, o.kind.as_str());

@@ -1,6 +1,6 @@
 //! `rewind preview SESSION (--since MSG | --turn MSG | --checkpoint ID) [--path P]...`.
 
-use super::{CliError, Context, Report, parse_id};
+use super::{Access, CliError, Context, Report, parse_id};
 use rewind_core::files::{Preview, TargetOptions};
 use std::fmt::Write as _;
 
@@ -114,7 +114,7 @@ pub(super) fn describe(p: &Preview) -> String {
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let session = parse_id(&a.target.session)?;
     let preview = ctx
-        .engine()?
+        .engine(Access::Read)?
         .preview_file_rewind(&session, a.target.options()?)?;
     let text = describe(&preview);
     Ok(Report::new(&preview, text))

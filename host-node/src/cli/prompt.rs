@@ -1,6 +1,6 @@
 //! `rewind prompt SESSION --text T`.
 
-use super::{CliError, Context, Report, parse_id};
+use super::{Access, CliError, Context, Report, parse_id};
 use rewind_core::record::PromptOptions;
 
 #[derive(Debug, clap::Args)]
@@ -14,7 +14,7 @@ pub(super) struct Args {
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let session = parse_id(&a.session)?;
-    let out = ctx.engine()?.record_prompt(
+    let out = ctx.engine(Access::Record)?.record_prompt(
         &session,
         PromptOptions {
             text: a.text,

@@ -1,18 +1,38 @@
-//! `rewind recover`: settle applies a crash interrupted (opening already does this; the command
-//! reports what was settled).
+//! `rewind recover [--abandon JOURNAL]`: settle applies a crash interrupted (writing commands
+//! already do this on open; this one waits for a running apply and reports every journal), or
+//! give up on one that cannot be settled, leaving its files as they are.
 
-use super::{CliError, Context, Report};
-use crate::native::open;
+use super::{Access, CliError, Context, Report, parse_id};
 use std::fmt::Write as _;
 
 #[derive(Debug, clap::Args)]
-pub(super) struct Args {}
+pub(super) struct Args {
+    /// Stop treating this stuck journal as pending: its paths are left exactly as they are and
+    /// its record is kept in the operation log.
+    #[arg(long, value_name = "JOURNAL")]
+    abandon: Option<String>,
+}
 
-pub(super) fn run(ctx: &Context, _: Args) -> Result<Report, CliError> {
-    let (mut engine, mut outcome) = open(&ctx.workspace, &ctx.db).map_err(CliError::open)?;
+pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
+    let opened = ctx.open(Access::Rewrite)?;
+    let (mut engine, mut outcome) = (opened.engine, opened.recovered);
+    if let Some(journal) = a.abandon {
+        let done = engine.abandon_journal(&parse_id(&journal)?)?;
+        let text = format!(
+            "abandoned {} ({}): {} path(s) left as they are; its record is in operation {}",
+            done.journal_id,
+            done.session_id,
+            done.paths.len(),
+            done.operation_id
+        );
+        return Ok(Report::new(&done, text));
+    }
     let again = engine.recover(None)?;
     outcome.recovered.extend(again.recovered);
     outcome.diagnostics.extend(again.diagnostics);
+    // The open already tried every journal; the second pass sees the same stuck ones.
+    outcome.stuck = again.stuck;
+    outcome.live.extend(again.live);
     let mut text = String::new();
     for r in &outcome.recovered {
         let action = serde_json::to_value(r.action)
@@ -28,8 +48,24 @@ pub(super) fn run(ctx: &Context, _: Args) -> Result<Report, CliError> {
             r.left_paths.len()
         );
     }
-    if outcome.recovered.is_empty() {
+    for s in &outcome.stuck {
+        let _ = writeln!(
+            text,
+            "{} ({}): stuck{}: {}\n  fix the path and run `rewind recover` again, or \
+             `rewind recover --abandon {}` to leave its files as they are",
+            s.journal_id,
+            s.session_id,
+            s.path
+                .as_ref()
+                .map(|p| format!(" at {p}"))
+                .unwrap_or_default(),
+            s.reason,
+            s.journal_id
+        );
+    }
+    if outcome.recovered.is_empty() && outcome.stuck.is_empty() {
         text.push_str("nothing to recover");
     }
-    Ok(Report::new(&outcome, text))
+    let refused = !outcome.stuck.is_empty();
+    Ok(Report::new(&outcome, text).refused(refused))
 }

@@ -1,6 +1,6 @@
 //! `rewind reply SESSION --turn T --text T [--error]`.
 
-use super::{CliError, Context, Report, parse_id};
+use super::{Access, CliError, Context, Report, parse_id};
 use rewind_core::record::ReplyOptions;
 
 #[derive(Debug, clap::Args)]
@@ -26,7 +26,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
         error: a.error,
         payload: None,
     };
-    let out = ctx.engine()?.record_reply(&session, opts)?;
+    let out = ctx.engine(Access::Record)?.record_reply(&session, opts)?;
     let text = format!("reply {}", out.message_id);
     Ok(Report::new(&out, text))
 }

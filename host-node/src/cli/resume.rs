@@ -1,6 +1,6 @@
 //! `rewind resume SESSION`: the derived state, with diagnostics for rows that do not decode.
 
-use super::{CliError, Context, Report, parse_id};
+use super::{Access, CliError, Context, Report, parse_id};
 use std::fmt::Write as _;
 
 #[derive(Debug, clap::Args)]
@@ -11,7 +11,7 @@ pub(super) struct Args {
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let session = parse_id(&a.session)?;
-    let state = ctx.engine()?.resume(&session)?;
+    let state = ctx.engine(Access::Read)?.resume(&session)?;
     let mut text = format!(
         "session {} ({}): {} message(s) on the active branch, {} sent to the model, turn {}, generation {}\n",
         state.session.id,

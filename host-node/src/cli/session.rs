@@ -1,6 +1,6 @@
 //! `rewind session new|list`.
 
-use super::{CliError, Context, Report};
+use super::{Access, CliError, Context, Report};
 use rewind_core::record::SessionOptions;
 use std::fmt::Write as _;
 
@@ -43,9 +43,9 @@ fn tree(
 }
 
 pub(super) fn run(ctx: &Context, args: Args) -> Result<Report, CliError> {
-    let mut engine = ctx.engine()?;
     match args {
         Args::New { title } => {
+            let mut engine = ctx.engine(Access::Record)?;
             let s = engine.create_session(SessionOptions {
                 title,
                 workspace_label: None,
@@ -54,6 +54,7 @@ pub(super) fn run(ctx: &Context, args: Args) -> Result<Report, CliError> {
             Ok(Report::new(&s, text))
         }
         Args::List => {
+            let engine = ctx.engine(Access::Read)?;
             let sessions = engine.sessions()?;
             let rows: Vec<serde_json::Value> = sessions
                 .items

@@ -1,6 +1,6 @@
 //! `rewind side-chat SESSION [--command-id ID]`.
 
-use super::{CliError, Context, Report, parse_id};
+use super::{Access, CliError, Context, Report, parse_id};
 use rewind_core::fork::SideChatOptions;
 
 #[derive(Debug, clap::Args)]
@@ -17,7 +17,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let opts = SideChatOptions {
         command_id: a.command_id.as_deref().map(parse_id).transpose()?,
     };
-    let out = ctx.engine()?.side_chat(&session, opts)?;
+    let out = ctx.engine(Access::Record)?.side_chat(&session, opts)?;
     let text = super::fork::describe(&out, "side chat");
     Ok(Report::new(&out, text))
 }

@@ -1,12 +1,12 @@
 //! `rewind stats`: bytes recorded versus bytes stored.
 
-use super::{CliError, Context, Report};
+use super::{Access, CliError, Context, Report};
 
 #[derive(Debug, clap::Args)]
 pub(super) struct Args {}
 
 pub(super) fn run(ctx: &Context, _: Args) -> Result<Report, CliError> {
-    let s = ctx.engine()?.stats()?;
+    let s = ctx.engine(Access::Read)?.stats()?;
     let ratio = |a: u64, b: u64| {
         if b == 0 {
             "-".to_owned()

@@ -1,6 +1,6 @@
 //! `rewind turn-end SESSION --turn T [--failed]`.
 
-use super::{CliError, Context, Report, parse_id};
+use super::{Access, CliError, Context, Report, parse_id};
 use rewind_core::record::CompleteTurnOptions;
 
 #[derive(Debug, clap::Args)]
@@ -22,7 +22,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
         failed: a.failed,
         round_count: None,
     };
-    let out = ctx.engine()?.complete_turn(&session, opts)?;
+    let out = ctx.engine(Access::Record)?.complete_turn(&session, opts)?;
     let text = match &out.boundary {
         Some(b) => format!(
             "turn {} {:?}; boundary {}",

@@ -1,7 +1,7 @@
 //! `rewind undo SESSION OPERATION_ID [--policy …]`.
 
 use super::apply::{PolicyArg, describe_outcome};
-use super::{CliError, Context, Report, parse_id};
+use super::{Access, CliError, Context, Report, parse_id};
 use rewind_core::undo::Options;
 
 #[derive(Debug, clap::Args)]
@@ -21,7 +21,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
         operation_id: parse_id(&a.operation)?,
         policy: a.policy.into(),
     };
-    let out = ctx.engine()?.undo(&session, opts)?;
+    let out = ctx.engine(Access::Rewrite)?.undo(&session, opts)?;
     let text = describe_outcome(&out);
     Ok(Report::new(&out, text).refused(!out.applied))
 }

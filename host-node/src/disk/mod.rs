@@ -11,9 +11,10 @@
 //!   `None` and removing it is a no-op (there is no file), but writing through it is refused with
 //!   `InvalidPath`: the file would appear at a place the path does not name, possibly outside the
 //!   root, and telling which is racy when links chain. The user removes or fixes the link.
-//! - paths under `.rewind/` (first segment, compared ignoring ASCII case for case-insensitive
-//!   file systems), or reaching it through a link, are refused: a rewind must never touch the
-//!   engine's own store.
+//! - paths through `.rewind/` at any depth (compared ignoring ASCII case for case-insensitive
+//!   file systems), or reaching it through a link (every component a link resolves to is
+//!   checked), are refused: a rewind must never touch the engine's own store. So are `.git`
+//!   directories at any depth, unless [`DiskWorkspace::allow_git_writes`] says otherwise.
 //!
 //! `remove` unlinks the path's own directory entry: removing a symlink removes the link, never the
 //! file it names (that file is another workspace path, with its own history). It never removes a
@@ -42,11 +43,17 @@ use walk::Lookup;
 /// The engine's own directory inside the workspace, never touched by a rewind.
 const STORE_DIR: &str = ".rewind";
 
+/// Git's directory: refused unless the configuration allows it.
+const GIT_DIR: &str = ".git";
+
 /// Real files under a canonical root directory; see the module docs for the symlink rules.
 #[derive(Clone, Debug)]
 pub struct DiskWorkspace {
     root: PathBuf,
     store: PathBuf,
+    /// More places a rewind never touches (a database kept inside the root elsewhere).
+    protected: Vec<PathBuf>,
+    allow_git: bool,
 }
 
 impl DiskWorkspace {
@@ -71,7 +78,30 @@ impl DiskWorkspace {
             HostError::io(format!("workspace root {shown} cannot be resolved: {e}")).with_source(e)
         })?;
         let store = root.join(STORE_DIR);
-        Ok(Self { root, store })
+        Ok(Self {
+            protected: vec![store.clone()],
+            root,
+            store,
+            allow_git: false,
+        })
+    }
+
+    /// Never touch `dir` (or anything under it) either, e.g. the directory of a database kept
+    /// inside the workspace somewhere other than `.rewind/`.
+    #[must_use]
+    pub fn protect(mut self, dir: &Path) -> Self {
+        let dir = fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+        if dir != self.root {
+            self.protected.push(dir);
+        }
+        self
+    }
+
+    /// Allow paths inside `.git` directories (refused by default).
+    #[must_use]
+    pub fn allow_git_writes(mut self, allow: bool) -> Self {
+        self.allow_git = allow;
+        self
     }
 
     /// The canonical root directory.
@@ -212,7 +242,20 @@ fn check_regular(
 }
 
 fn io_error(what: &str, path: &WorkPath, disk: &Path, e: io::Error) -> HostError {
-    HostError::io(format!("{what} {path} ({}): {e}", disk.display())).with_source(e)
+    HostError::io(format!(
+        "{what} {path} ({}): {}",
+        disk.display(),
+        describe(&e)
+    ))
+    .with_source(e)
+}
+
+/// An I/O failure in words a person acts on: a full disk says "disk full".
+pub(crate) fn describe(e: &io::Error) -> String {
+    match e.kind() {
+        io::ErrorKind::StorageFull | io::ErrorKind::QuotaExceeded => format!("disk full ({e})"),
+        _ => e.to_string(),
+    }
 }
 
 fn invalid(message: String) -> HostError {

@@ -1,7 +1,7 @@
 //! Finding where a workspace path leads, one segment at a time from the canonical root, so no
 //! symlink can carry an operation outside the root or into the engine's store.
 
-use super::{DiskWorkspace, STORE_DIR, atomic, invalid, io_error};
+use super::{DiskWorkspace, GIT_DIR, STORE_DIR, atomic, invalid, io_error};
 use rewind_core::HostError;
 use rewind_core::path::WorkPath;
 use std::fs::{self, Metadata};
@@ -45,12 +45,7 @@ impl DiskWorkspace {
         mut created: Option<&mut Vec<PathBuf>>,
     ) -> Result<Lookup, HostError> {
         let segments: Vec<&str> = path.segments().collect();
-        if segments
-            .first()
-            .is_some_and(|s| s.eq_ignore_ascii_case(STORE_DIR))
-        {
-            return Err(self.store_refusal(path));
-        }
+        self.check_segments(path, segments.iter().copied())?;
         let Some((last, dirs)) = segments.split_last() else {
             return Err(invalid(format!("refusing {path}: the path is empty")));
         };
@@ -94,6 +89,9 @@ impl DiskWorkspace {
             }
         }
         let entry = cur.join(last);
+        if self.protected.iter().any(|p| entry.starts_with(p)) {
+            return Err(self.store_refusal(path));
+        }
         match fs::symlink_metadata(&entry) {
             Ok(meta) if meta.file_type().is_symlink() => Ok(match self.follow(path, &entry)? {
                 Followed::Inside(real, meta) => Lookup::Link { entry, real, meta },
@@ -131,11 +129,38 @@ impl DiskWorkspace {
                 self.root.display()
             )));
         }
-        if real.starts_with(&self.store) {
+        // Every component the link really leads through is checked, so `loop -> .` cannot
+        // carry `loop/.rewind/rewind.db` past the segment check.
+        if let Ok(inside) = real.strip_prefix(&self.root) {
+            self.check_segments(path, inside.iter().filter_map(|c| c.to_str()))?;
+        }
+        if self.protected.iter().any(|p| real.starts_with(p)) {
             return Err(self.store_refusal(path));
         }
         let meta = fs::metadata(&real).map_err(|e| io_error("cannot look up", path, &real, e))?;
         Ok(Followed::Inside(real, meta))
+    }
+
+    /// Refuse a path through the engine's store directory at any depth, or through a `.git`
+    /// directory unless the configuration allows it. Compared ignoring ASCII case, for
+    /// case-insensitive file systems.
+    fn check_segments<'s>(
+        &self,
+        path: &WorkPath,
+        segments: impl Iterator<Item = &'s str>,
+    ) -> Result<(), HostError> {
+        for segment in segments {
+            if segment.eq_ignore_ascii_case(STORE_DIR) {
+                return Err(self.store_refusal(path));
+            }
+            if !self.allow_git && segment.eq_ignore_ascii_case(GIT_DIR) {
+                return Err(invalid(format!(
+                    "refusing {path}: it lies in a .git directory, whose internals a rewind does \
+                     not touch (set \"allowGitWrites\": true in config.json to allow it)"
+                )));
+            }
+        }
+        Ok(())
     }
 
     fn store_refusal(&self, path: &WorkPath) -> HostError {

@@ -22,17 +22,39 @@ pub(super) fn encode(bytes: &[u8]) -> (&'static str, std::borrow::Cow<'_, [u8]>)
     ("raw", std::borrow::Cow::Borrowed(bytes))
 }
 
-/// The content of a stored blob. Undecodable data is handed back as stored: it cannot hash to
-/// its key, so the core reports the blob as unreadable and never restores it.
-pub(super) fn decode(codec: &str, stored: Vec<u8>, size: Option<i64>) -> Vec<u8> {
+/// Why a stored blob cannot be decoded at all.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum DecodeError {
+    /// It inflates past its recorded size, or past `limit` when no size is recorded.
+    TooLarge(u64),
+}
+
+/// The content of a stored blob. Inflating stops at the row's recorded size, or at `limit` (the
+/// configured maximum file size) when the row records none, so a damaged or planted row cannot
+/// exhaust memory. Otherwise undecodable data is handed back as stored: it cannot hash to its
+/// key, so the core reports the blob as unreadable and never restores it.
+pub(super) fn decode(
+    codec: &str,
+    stored: Vec<u8>,
+    size: Option<i64>,
+    limit: u64,
+) -> Result<Vec<u8>, DecodeError> {
     match codec {
         "deflate" => {
-            let limit = size
-                .and_then(|s| usize::try_from(s).ok())
-                .unwrap_or(usize::MAX);
-            miniz_oxide::inflate::decompress_to_vec_with_limit(&stored, limit).unwrap_or(stored)
+            let bound = match size {
+                Some(s) => u64::try_from(s).map_err(|_| DecodeError::TooLarge(0))?,
+                None => limit,
+            };
+            let max = usize::try_from(bound).unwrap_or(usize::MAX);
+            match miniz_oxide::inflate::decompress_to_vec_with_limit(&stored, max) {
+                Ok(bytes) => Ok(bytes),
+                Err(e) if e.status == miniz_oxide::inflate::TINFLStatus::HasMoreOutput => {
+                    Err(DecodeError::TooLarge(bound))
+                }
+                Err(_) => Ok(stored),
+            }
         }
-        _ => stored,
+        _ => Ok(stored),
     }
 }
 
@@ -47,8 +69,8 @@ mod tests {
         assert_eq!(codec, "deflate");
         assert!(stored.len() < text.len() / 4);
         assert_eq!(
-            decode(codec, stored.into_owned(), Some(text.len() as i64)),
-            text.as_bytes()
+            decode(codec, stored.into_owned(), Some(text.len() as i64), 10),
+            Ok(text.into_bytes())
         );
     }
 
@@ -71,6 +93,31 @@ mod tests {
     #[test]
     fn damaged_deflate_data_is_returned_as_stored() {
         let damaged = vec![1, 2, 3, 4];
-        assert_eq!(decode("deflate", damaged.clone(), Some(100)), damaged);
+        assert_eq!(
+            decode("deflate", damaged.clone(), Some(100), 100),
+            Ok(damaged)
+        );
+    }
+
+    #[test]
+    fn inflating_stops_at_the_recorded_size_or_the_limit() {
+        let big = vec![b'a'; 1 << 20];
+        let (codec, stored) = encode(&big);
+        assert_eq!(codec, "deflate");
+        let stored = stored.into_owned();
+        // A row that lies about its size, or records none, stops at its bound.
+        assert_eq!(
+            decode(codec, stored.clone(), Some(1000), u64::MAX),
+            Err(DecodeError::TooLarge(1000))
+        );
+        assert_eq!(
+            decode(codec, stored.clone(), None, 4096),
+            Err(DecodeError::TooLarge(4096))
+        );
+        assert_eq!(
+            decode(codec, stored.clone(), Some(-1), 4096),
+            Err(DecodeError::TooLarge(0))
+        );
+        assert_eq!(decode(codec, stored, None, 2 << 20), Ok(big));
     }
 }

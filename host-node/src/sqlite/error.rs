@@ -8,7 +8,12 @@ use rusqlite::{ErrorCode, ffi};
 /// Wrap `e` with what was being done, e.g. "cannot read messages of session ses_x: disk I/O error".
 pub(super) fn host(context: &str, e: rusqlite::Error) -> HostError {
     let kind = kind_of(&e);
-    HostError::new(kind, format!("{context}: {e}")).with_source(e)
+    let why = match e.sqlite_error_code() {
+        Some(ErrorCode::DiskFull) => "disk full".to_owned(),
+        Some(ErrorCode::ReadOnly) => format!("{e} (the store is read-only for this user)"),
+        _ => e.to_string(),
+    };
+    HostError::new(kind, format!("{context}: {why}")).with_source(e)
 }
 
 /// A failed precondition with a readable message.
@@ -101,5 +106,17 @@ fn verb(w: &Write) -> String {
         Write::DeleteBlob { hash } => format!("delete blob {}", hash.short()),
         Write::DeleteCheckpoint { checkpoint, .. } => format!("delete checkpoint {checkpoint}"),
         Write::DeleteSession { session } => format!("delete session {session}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_disk_says_so() {
+        let e = rusqlite::Error::SqliteFailure(ffi::Error::new(ffi::SQLITE_FULL), None);
+        let h = host("cannot commit the batch", e);
+        assert_eq!(h.message(), "cannot commit the batch: disk full");
     }
 }

@@ -17,10 +17,13 @@
 
 mod codec;
 mod error;
+mod info;
+mod lock;
 mod read;
 mod schema;
 mod write;
 
+pub use lock::LOCK_TIMEOUT;
 pub use schema::SCHEMA_VERSION;
 
 use rewind_core::HostError;
@@ -41,6 +44,10 @@ const STATEMENT_CACHE: usize = 64;
 pub struct SqliteStore {
     conn: Connection,
     location: String,
+    /// The apply lock beside the file; none for in-memory and read-only stores.
+    lock: Option<lock::ApplyLock>,
+    /// No blob inflates past this when its row does not record its size.
+    blob_limit: u64,
 }
 
 impl SqliteStore {
@@ -56,7 +63,54 @@ impl SqliteStore {
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let conn = Connection::open_with_flags(path, flags).map_err(|e| error::host(&what, e))?;
-        Self::prepare(conn, location, &what, true)
+        let mut store = Self::prepare(conn, location, &what, true)?;
+        store.lock = Some(lock::ApplyLock::new(path));
+        Ok(store)
+    }
+
+    /// Open an existing database file for reading only: nothing is created, migrated or written,
+    /// so a store that came from elsewhere, or that this user may not write, still reads.
+    pub fn open_read_only(path: &Path) -> Result<Self, HostError> {
+        let location = path.display().to_string();
+        let what = format!("cannot open database {location}");
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(path, flags).map_err(|e| error::host(&what, e))?;
+        conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
+        schema::configure_read_only(&conn, &what)?;
+        Ok(Self::with(conn, location))
+    }
+
+    fn with(conn: Connection, location: String) -> Self {
+        Self {
+            conn,
+            location,
+            lock: None,
+            blob_limit: rewind_core::ctx::Limits::default().max_file_bytes,
+        }
+    }
+
+    /// Bound for inflating a blob whose row does not record its size (the configured maximum
+    /// file size): a damaged or planted row must not inflate without bound.
+    pub fn set_blob_limit(&mut self, bytes: u64) {
+        self.blob_limit = bytes;
+    }
+
+    /// Hold the apply lock until [`SqliteStore::release_apply_lock`] (or drop), waiting up to
+    /// `timeout` for another process's apply. Everything planned and applied meanwhile sees no
+    /// other process's apply in between. A no-op for in-memory and read-only stores.
+    pub fn hold_apply_lock(&mut self, timeout: std::time::Duration) -> Result<(), HostError> {
+        match &mut self.lock {
+            Some(lock) => lock.pin(timeout),
+            None => Ok(()),
+        }
+    }
+
+    /// Let go of a lock taken by [`SqliteStore::hold_apply_lock`] (kept while a journal of this
+    /// store is still pending).
+    pub fn release_apply_lock(&mut self) {
+        if let Some(lock) = &mut self.lock {
+            lock.unpin();
+        }
     }
 
     /// A private, empty database that lives as long as the store (tests, demos).
@@ -75,7 +129,7 @@ impl SqliteStore {
         conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
         schema::configure(&conn, what, file)?;
         schema::migrate(&mut conn, what)?;
-        Ok(Self { conn, location })
+        Ok(Self::with(conn, location))
     }
 
     /// Where the database lives: the file path, or `:memory:`.

@@ -168,7 +168,21 @@ impl Store for SqliteStore {
         };
         let row =
             run().map_err(|e| error::host(&format!("cannot read blob {}", hash.short()), e))?;
-        Ok(row.map(|(codec, bytes, size)| super::codec::decode(&codec, bytes, size)))
+        let Some((codec, bytes, size)) = row else {
+            return Ok(None);
+        };
+        super::codec::decode(&codec, bytes, size, self.blob_limit)
+            .map(Some)
+            .map_err(|super::codec::DecodeError::TooLarge(bound)| {
+                HostError::new(
+                    rewind_core::HostErrorKind::Corrupt,
+                    format!(
+                        "blob {} is corrupt: it inflates past {bound} bytes, the most its row \
+                         allows",
+                        hash.short()
+                    ),
+                )
+            })
     }
 
     fn blobs(&self) -> Result<Vec<BlobInfo>, HostError> {
@@ -180,21 +194,18 @@ impl Store for SqliteStore {
             rows.collect()
         };
         let rows = run().map_err(|e| error::host("cannot list blobs", e))?;
-        rows.into_iter()
-            .map(|(hash, size, stored)| {
-                let hash = ContentHash::parse(&hash).ok_or_else(|| {
-                    HostError::new(
-                        rewind_core::HostErrorKind::Corrupt,
-                        format!("blob key {hash:?} is not a sha-256 digest"),
-                    )
-                })?;
-                Ok(BlobInfo {
-                    hash,
+        // A row whose key is not a digest can never be asked for by content, so it is not
+        // content: listing it would only make gc and stats fail on one damaged row.
+        Ok(rows
+            .into_iter()
+            .filter_map(|(hash, size, stored)| {
+                Some(BlobInfo {
+                    hash: ContentHash::parse(&hash)?,
                     size: size.max(0) as u64,
                     stored: stored.max(0) as u64,
                 })
             })
-            .collect()
+            .collect())
     }
 
     fn version(&self) -> Result<u64, HostError> {

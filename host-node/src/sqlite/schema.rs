@@ -14,7 +14,7 @@ pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
 /// Migration `i` takes a database from version `i` to `i + 1`. Append only; never edit one that
 /// has shipped.
-const MIGRATIONS: &[&str] = &[V1, V2, V3];
+const MIGRATIONS: &[&str] = &[V1, V2, V3, V4];
 
 /// Version 1, the initial schema.
 ///
@@ -118,6 +118,35 @@ INSERT INTO meta (key, value) VALUES ('version', 0);
 ALTER TABLE blobs ADD COLUMN codec TEXT NOT NULL DEFAULT 'raw';
 ALTER TABLE blobs ADD COLUMN size INTEGER;
 ";
+
+/// Version 4: facts about the store itself (`store_info`): which workspace it belongs to (a
+/// random workspace id and the canonical root), who made it, who else was trusted with it.
+const V4: &str = "
+CREATE TABLE store_info (
+    key   TEXT NOT NULL PRIMARY KEY,
+    value TEXT NOT NULL
+) STRICT;
+";
+
+/// The oldest schema a read-only open understands: reads need the V3 blob columns; anything
+/// later is optional for them.
+pub(super) const MIN_READ_VERSION: usize = 3;
+
+/// Per-connection settings for a read-only connection: it waits like any other and can never
+/// write, not even the WAL switch.
+pub(super) fn configure_read_only(conn: &Connection, what: &str) -> Result<(), HostError> {
+    let fail = |e| error::host(what, e);
+    conn.busy_timeout(BUSY_TIMEOUT).map_err(fail)?;
+    conn.pragma_update(None, "query_only", "ON").map_err(fail)?;
+    let done = applied(conn, what)?;
+    if done < MIN_READ_VERSION {
+        return Err(HostError::io(format!(
+            "{what}: the store has schema version {done}, older than this rewind reads without \
+             upgrading it ({MIN_READ_VERSION}); run a writing command (e.g. `rewind recover`) once"
+        )));
+    }
+    Ok(())
+}
 
 /// Per-connection settings. `file` is false for in-memory databases, which have no WAL.
 pub(super) fn configure(conn: &Connection, what: &str, file: bool) -> Result<(), HostError> {

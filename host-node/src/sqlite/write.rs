@@ -12,9 +12,50 @@ use rusqlite::{Connection, OptionalExtension, Params, TransactionBehavior, param
 
 impl StoreWrite for SqliteStore {
     fn commit(&mut self, batch: Batch) -> Result<(), HostError> {
+        let Some(lock) = &mut self.lock else {
+            return commit(&mut self.conn, &batch);
+        };
+        // A journal is only ever written under the apply lock, so a free lock proves its owner
+        // is gone (see `lock`).
+        let writes_journal = batch
+            .writes
+            .iter()
+            .any(|w| matches!(w, Write::PutJournal { .. }));
+        if writes_journal {
+            lock.take(super::lock::LOCK_TIMEOUT)?;
+        }
+        let result = commit(&mut self.conn, &batch);
+        if result.is_ok() {
+            for w in &batch.writes {
+                match w {
+                    Write::PutJournal { journal, .. } => lock.wrote(journal.as_str()),
+                    Write::RemoveJournal { journal } => lock.cleared(journal.as_str()),
+                    _ => {}
+                }
+            }
+        }
+        lock.release_if_idle();
+        result
+    }
+
+    fn begin_settling(&mut self) -> Result<bool, HostError> {
+        match &mut self.lock {
+            Some(lock) => lock.begin_settling(),
+            None => Ok(true),
+        }
+    }
+
+    fn end_settling(&mut self) {
+        if let Some(lock) = &mut self.lock {
+            lock.end_settling();
+        }
+    }
+}
+
+fn commit(conn: &mut Connection, batch: &Batch) -> Result<(), HostError> {
+    {
         // Dropping the transaction on any early return rolls everything back.
-        let tx = self
-            .conn
+        let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| error::host("cannot start a write transaction", e))?;
         for p in &batch.preconditions {

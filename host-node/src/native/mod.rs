@@ -1,14 +1,19 @@
 //! The native engine: SQLite store, disk workspace, the system clock and random ids, opened
-//! together. Opening settles any journal a crash left behind before anything else happens.
+//! together ([`open`]), with the rules that make it safe beside other processes and with stores
+//! that came from elsewhere (see `open` and `trust`).
+
+mod open;
+mod trust;
+
+pub use open::{Access, OpenError, OpenOptions, Opened, default_db_path, open, open_with};
+pub use trust::{Trust, trust_store};
 
 use crate::disk::DiskWorkspace;
 use crate::sqlite::SqliteStore;
 use rewind_core::model::Millis;
 use rewind_core::path::WorkPath;
 use rewind_core::ports::{Clock, IdSource, Workspace};
-use rewind_core::recover;
-use rewind_core::{Engine, ErrorKind, HostError};
-use std::path::{Path, PathBuf};
+use rewind_core::{Engine, HostError, HostErrorKind};
 
 /// Wall-clock milliseconds.
 #[derive(Clone, Copy, Debug, Default)]
@@ -38,6 +43,8 @@ impl IdSource for RandomIds {
 #[derive(Debug)]
 pub struct NativeWorkspace {
     disk: DiskWorkspace,
+    /// Why this engine may not write the workspace (a read-only command, an untrusted store).
+    refuse_writes: Option<(HostErrorKind, String)>,
     #[cfg(feature = "crash-hook")]
     hook: crash::Hook,
 }
@@ -47,8 +54,23 @@ impl NativeWorkspace {
     pub fn new(disk: DiskWorkspace) -> Self {
         Self {
             disk,
+            refuse_writes: None,
             #[cfg(feature = "crash-hook")]
             hook: crash::Hook::from_env(),
+        }
+    }
+
+    /// Refuse every write and removal with this reason; reads still work.
+    #[must_use]
+    pub fn refusing_writes(mut self, kind: HostErrorKind, why: impl Into<String>) -> Self {
+        self.refuse_writes = Some((kind, why.into()));
+        self
+    }
+
+    fn check_writable(&self, path: &WorkPath) -> Result<(), HostError> {
+        match &self.refuse_writes {
+            Some((kind, why)) => Err(HostError::new(*kind, format!("not writing {path}: {why}"))),
+            None => Ok(()),
         }
     }
 
@@ -63,12 +85,21 @@ impl Workspace for NativeWorkspace {
         self.disk.read(path)
     }
     fn write(&mut self, path: &WorkPath, bytes: &[u8]) -> Result<(), HostError> {
+        self.check_writable(path)?;
         self.disk.write(path, bytes)?;
         #[cfg(feature = "crash-hook")]
         self.hook.after_write();
         Ok(())
     }
+    fn mode(&mut self, path: &WorkPath) -> Result<Option<u32>, HostError> {
+        self.disk.mode(path)
+    }
+    fn set_mode(&mut self, path: &WorkPath, mode: u32) -> Result<(), HostError> {
+        self.check_writable(path)?;
+        self.disk.set_mode(path, mode)
+    }
     fn remove(&mut self, path: &WorkPath) -> Result<(), HostError> {
+        self.check_writable(path)?;
         self.disk.remove(path)?;
         #[cfg(feature = "crash-hook")]
         self.hook.after_write();
@@ -100,7 +131,12 @@ mod crash {
         pub(super) fn after_write(&mut self) {
             self.writes += 1;
             if self.pause_after == Some(self.writes) {
-                eprintln!("rewind-test: paused after write {}", self.writes);
+                use std::io::Write as _;
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "rewind-test: paused after write {}",
+                    self.writes
+                );
                 loop {
                     std::thread::sleep(std::time::Duration::from_secs(3600));
                 }
@@ -111,78 +147,3 @@ mod crash {
 
 /// The engine over SQLite and the disk.
 pub type NativeEngine = Engine<SqliteStore, NativeWorkspace>;
-
-/// `<workspace>/.rewind/rewind.db`.
-pub fn default_db_path(workspace: &Path) -> PathBuf {
-    workspace.join(".rewind").join("rewind.db")
-}
-
-/// Why the native engine could not be opened.
-#[derive(Debug, thiserror::Error)]
-pub enum OpenError {
-    /// The workspace directory is unusable.
-    #[error("cannot use workspace {path}: {source}")]
-    Workspace {
-        /// The directory.
-        path: PathBuf,
-        /// Why.
-        source: HostError,
-    },
-    /// The database cannot be opened or created.
-    #[error("cannot open database {path}: {source}")]
-    Database {
-        /// The database file.
-        path: PathBuf,
-        /// Why.
-        source: HostError,
-    },
-    /// Settling a crashed apply failed; nothing else was done.
-    #[error("recovering an interrupted apply failed: {0}")]
-    Recover(#[from] recover::Error),
-}
-
-impl OpenError {
-    /// The stable code.
-    pub fn kind(&self) -> ErrorKind {
-        match self {
-            Self::Workspace { source, .. } | Self::Database { source, .. } => source.error_kind(),
-            Self::Recover(e) => e.kind(),
-        }
-    }
-}
-
-/// Open the workspace and the database (creating its directory and file on first use) and run
-/// `recover`, returning what it settled.
-pub fn open(
-    workspace_dir: &Path,
-    db_path: &Path,
-) -> Result<(NativeEngine, recover::Outcome), OpenError> {
-    let disk = DiskWorkspace::open(workspace_dir).map_err(|source| OpenError::Workspace {
-        path: workspace_dir.to_path_buf(),
-        source,
-    })?;
-    let db_err = |source| OpenError::Database {
-        path: db_path.to_path_buf(),
-        source,
-    };
-    if let Some(parent) = db_path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent).map_err(|e| {
-            db_err(HostError::io(format!(
-                "cannot create {}: {e}",
-                parent.display()
-            )))
-        })?;
-    }
-    let store = SqliteStore::open(db_path).map_err(db_err)?;
-    // A crash between writing a temp file and renaming it leaves the temp file behind; the
-    // journal names every path an apply was writing, so clean beside exactly those.
-    let journals =
-        rewind_core::load::journals(&store).map_err(|e| db_err(HostError::io(e.to_string())))?;
-    for entry in journals.items.iter().flat_map(|j| &j.entries) {
-        // A path that no longer resolves inside the root has nothing of ours beside it.
-        let _ = disk.sweep_temp_files(&entry.path);
-    }
-    let mut engine = Engine::new(store, NativeWorkspace::new(disk), SystemClock, RandomIds);
-    let recovered = engine.recover(None)?;
-    Ok((engine, recovered))
-}

@@ -1,0 +1,154 @@
+//! Store ownership, in the spirit of git's `safe.directory`: a store records which workspace it
+//! belongs to (a random workspace id, kept in the store and in a file beside it, and the
+//! canonical root) and which user made it. A store opened for another root, whose id file does
+//! not match, or owned by another user, is foreign: it still reads, but nothing is written to the
+//! workspace on its word until the person trusts it (`rewind trust`).
+
+use crate::sqlite::SqliteStore;
+use rewind_core::HostError;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+const WORKSPACE_ID: &str = "workspace_id";
+const ROOT: &str = "root";
+const OWNER_UID: &str = "owner_uid";
+const TRUSTED_UIDS: &str = "trusted_uids";
+
+/// Whether the workspace may be written on this store's word.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase", tag = "trust", content = "why")]
+pub enum Trust {
+    /// Made here, by this user (or trusted by them).
+    Owned,
+    /// Came from elsewhere; the reason, in words.
+    Foreign(String),
+}
+
+impl Trust {
+    /// Whether this is [`Trust::Owned`].
+    pub fn is_owned(&self) -> bool {
+        matches!(self, Self::Owned)
+    }
+}
+
+/// `<db>.workspace`: the workspace id, beside the store.
+fn id_file(db: &Path) -> PathBuf {
+    let mut name = db.file_name().unwrap_or_default().to_os_string();
+    name.push(".workspace");
+    db.with_file_name(name)
+}
+
+#[cfg(unix)]
+fn current_uid() -> Option<u32> {
+    Some(rustix::process::geteuid().as_raw())
+}
+
+#[cfg(not(unix))]
+fn current_uid() -> Option<u32> {
+    None
+}
+
+#[cfg(unix)]
+fn file_uid(path: &Path) -> Option<u32> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).ok().map(|m| m.uid())
+}
+
+#[cfg(not(unix))]
+fn file_uid(_: &Path) -> Option<u32> {
+    None
+}
+
+fn root_text(root: &Path) -> String {
+    root.to_string_lossy().into_owned()
+}
+
+/// Judge a store opened for the canonical `root`.
+pub(super) fn check(store: &SqliteStore, root: &Path, db: &Path) -> Result<Trust, HostError> {
+    let Some(id) = store.info(WORKSPACE_ID)? else {
+        return Ok(Trust::Foreign(
+            "the store does not say which workspace it belongs to (it was made by an older \
+             rewind, or elsewhere)"
+                .into(),
+        ));
+    };
+    let recorded = store.info(ROOT)?.unwrap_or_default();
+    if recorded != root_text(root) {
+        return Ok(Trust::Foreign(format!(
+            "the store was made for {recorded}, not {}",
+            root.display()
+        )));
+    }
+    let beside = std::fs::read_to_string(id_file(db)).unwrap_or_default();
+    if beside.trim() != id {
+        return Ok(Trust::Foreign(format!(
+            "the workspace id in {} is missing or does not match the store's",
+            id_file(db).display()
+        )));
+    }
+    if let (Some(me), Some(owner)) = (current_uid(), file_uid(db)) {
+        let trusted = store.info(TRUSTED_UIDS)?.unwrap_or_default();
+        let listed = trusted.split(',').any(|u| u == me.to_string());
+        if owner != me && !listed {
+            return Ok(Trust::Foreign(format!(
+                "the store belongs to user {owner}, not to you (user {me})"
+            )));
+        }
+    }
+    Ok(Trust::Owned)
+}
+
+/// Record that this store belongs to `root` and to the current user: a new store, or one the
+/// person has just said to trust. Returns the workspace id.
+pub(super) fn claim(store: &mut SqliteStore, root: &Path, db: &Path) -> Result<String, HostError> {
+    let id = match store.info(WORKSPACE_ID)? {
+        Some(id) => id,
+        None => format!("wsp_{}", uuid::Uuid::new_v4().simple()),
+    };
+    let mut uids: Vec<String> = store
+        .info(TRUSTED_UIDS)?
+        .unwrap_or_default()
+        .split(',')
+        .filter(|u| !u.is_empty())
+        .map(str::to_owned)
+        .collect();
+    if let Some(me) = current_uid().map(|u| u.to_string())
+        && !uids.contains(&me)
+    {
+        uids.push(me);
+    }
+    let owner = file_uid(db).map(|u| u.to_string()).unwrap_or_default();
+    let root = root_text(root);
+    let uids = uids.join(",");
+    let mut facts = vec![(WORKSPACE_ID, id.as_str()), (ROOT, root.as_str())];
+    facts.push((TRUSTED_UIDS, uids.as_str()));
+    if store.info(OWNER_UID)?.is_none() {
+        facts.push((OWNER_UID, owner.as_str()));
+    }
+    store.set_info(&facts)?;
+    let file = id_file(db);
+    crate::config::write_atomically(&file, format!("{id}\n").as_bytes())
+        .map_err(|e| HostError::io(format!("cannot write {}: {e}", file.display())))?;
+    Ok(id)
+}
+
+/// Trust the store at `db` for the workspace at `workspace_dir`, as the current user: from now on
+/// it acts on this workspace like a store made here. Returns how it was judged before.
+pub fn trust_store(workspace_dir: &Path, db: &Path) -> Result<Trust, HostError> {
+    let root = std::fs::canonicalize(workspace_dir).map_err(|e| {
+        HostError::io(format!(
+            "workspace root {} cannot be resolved: {e}",
+            workspace_dir.display()
+        ))
+    })?;
+    if !db.exists() {
+        return Err(HostError::io(format!(
+            "there is no rewind store at {}",
+            db.display()
+        )));
+    }
+    let mut store = SqliteStore::open(db)?;
+    let before = check(&store, &root, db)?;
+    claim(&mut store, &root, db)?;
+    Ok(before)
+}
