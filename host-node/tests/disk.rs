@@ -238,8 +238,30 @@ fn the_rewind_store_is_never_touched() {
         fs::read(w.root().join(".rewind/db.sqlite")).expect("read"),
         b"db"
     );
-    // Only the first segment is the store.
-    w.write(&p("docs/.rewind/x"), b"fine").expect("write");
+    // At any depth, and through a link to the root (`loop/.rewind/…`), the store is refused.
+    assert_invalid(w.write(&p("docs/.rewind/x"), b"no"), &["docs/.rewind/x"]);
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(".", w.root().join("loop")).expect("symlink");
+        for name in ["loop/.rewind/db.sqlite", "loop/loop/.rewind/new.txt"] {
+            assert_invalid(w.write(&p(name), b"x"), &[name]);
+            assert_invalid(w.remove(&p(name)), &[name]);
+        }
+        assert_eq!(
+            fs::read(w.root().join(".rewind/db.sqlite")).expect("read"),
+            b"db"
+        );
+    }
+    // Git's internals are refused by default, anywhere; files that only look like them are not.
+    for name in [".git/hooks/pre-commit", "vendor/lib/.git/config", ".GIT/HEAD"] {
+        assert_invalid(w.write(&p(name), b"x"), &[name, "allowGitWrites"]);
+    }
+    w.write(&p(".gitignore"), b"target/\n").expect("a .gitignore is an ordinary file");
+    w.write(&p(".github/ci.yml"), b"on: push\n").expect(".github is not .git");
+    let mut allowed = w.ws.clone().allow_git_writes(true);
+    allowed
+        .write(&p(".git/info/exclude"), b"x\n")
+        .expect("allowed by configuration");
 }
 
 #[cfg(unix)]

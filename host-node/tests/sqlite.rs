@@ -142,7 +142,7 @@ fn reopening_keeps_everything_and_does_not_migrate_again() {
         s.commit(b).expect("commit");
     }
     assert_eq!(user_version(&path), SCHEMA_VERSION);
-    assert_eq!(SCHEMA_VERSION, 3);
+    assert_eq!(SCHEMA_VERSION, 4);
     let journal: String = raw(&path)
         .query_row("PRAGMA journal_mode", [], |r| r.get(0))
         .expect("journal_mode");
@@ -186,7 +186,7 @@ fn a_newer_schema_is_refused_with_a_clear_message() {
     let err = SqliteStore::open(&path).expect_err("must refuse");
     let text = err.to_string();
     assert!(
-        text.contains("database schema version 7 is newer than this rewind understands (3)"),
+        text.contains("database schema version 7 is newer than this rewind understands (4)"),
         "{text}"
     );
     assert!(text.contains(&path.display().to_string()), "{text}");

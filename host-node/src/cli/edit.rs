@@ -40,6 +40,19 @@ pub(super) struct Args {
 }
 
 fn read(path: &PathBuf) -> Result<Vec<u8>, CliError> {
+    // Only regular files: reading a FIFO or a device could block forever or never end.
+    let meta = std::fs::metadata(path).map_err(|e| {
+        CliError::new(
+            ErrorKind::InvalidInput,
+            format!("cannot read {}: {e}", path.display()),
+        )
+    })?;
+    if !meta.is_file() {
+        return Err(CliError::new(
+            ErrorKind::InvalidInput,
+            format!("{} is not a regular file", path.display()),
+        ));
+    }
     std::fs::read(path).map_err(|e| {
         CliError::new(
             ErrorKind::InvalidInput,

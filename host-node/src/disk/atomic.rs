@@ -31,7 +31,11 @@ pub(super) fn replace(
         let _ = fs::remove_file(&tmp);
         return Err(e);
     }
-    sync_dir(dir).map_err(|e| ("cannot sync the directory of", e))
+    // After the rename the new bytes are in place even if this fails; the engine re-reads the
+    // path and rolls it back with the rest.
+    fault::at("dirsync")
+        .and_then(|()| sync_dir(dir))
+        .map_err(|e| ("cannot sync the directory of", e))
 }
 
 fn fill_and_rename(
@@ -41,13 +45,19 @@ fn fill_and_rename(
     bytes: &[u8],
     keep: Option<&Metadata>,
 ) -> Result<(), (&'static str, io::Error)> {
-    file.write_all(bytes).map_err(|e| ("cannot write", e))?;
+    fault::at("write")
+        .and_then(|()| file.write_all(bytes))
+        .map_err(|e| ("cannot write", e))?;
     if let Some(meta) = keep {
         copy_mode(&file, meta).map_err(|e| ("cannot set the mode of", e))?;
     }
-    file.sync_all().map_err(|e| ("cannot flush", e))?;
+    fault::at("fsync")
+        .and_then(|()| file.sync_all())
+        .map_err(|e| ("cannot flush", e))?;
     drop(file);
-    fs::rename(tmp, target).map_err(|e| ("cannot replace", e))
+    fault::at("rename")
+        .and_then(|()| fs::rename(tmp, target))
+        .map_err(|e| ("cannot replace", e))
 }
 
 /// Remove the temp files a crash left beside `target` (ours only: `.<name>.rewind-*.tmp`).
@@ -125,6 +135,40 @@ pub(super) fn sync_dir(dir: &Path) -> io::Result<()> {
 #[cfg(not(unix))]
 pub(super) fn sync_dir(_dir: &Path) -> io::Result<()> {
     Ok(())
+}
+
+/// Test-only fault injection (feature `crash-hook`): `REWIND_TEST_FAIL=STEP:N` makes the Nth
+/// occurrence of STEP (`write`, `fsync`, `rename`, `dirsync`) fail with an I/O error.
+#[cfg(feature = "crash-hook")]
+mod fault {
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    static SEEN: AtomicU64 = AtomicU64::new(0);
+
+    pub(super) fn at(step: &str) -> std::io::Result<()> {
+        let Ok(spec) = std::env::var("REWIND_TEST_FAIL") else {
+            return Ok(());
+        };
+        let Some((which, n)) = spec.split_once(':') else {
+            return Ok(());
+        };
+        if which != step {
+            return Ok(());
+        }
+        let seen = SEEN.fetch_add(1, Ordering::SeqCst) + 1;
+        if n.parse::<u64>().ok() == Some(seen) {
+            return Err(std::io::Error::other(format!("injected {step} failure")));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(not(feature = "crash-hook"))]
+mod fault {
+    #[inline]
+    pub(super) fn at(_: &str) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 #[cfg(test)]
