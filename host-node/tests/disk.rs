@@ -253,11 +253,17 @@ fn the_rewind_store_is_never_touched() {
         );
     }
     // Git's internals are refused by default, anywhere; files that only look like them are not.
-    for name in [".git/hooks/pre-commit", "vendor/lib/.git/config", ".GIT/HEAD"] {
+    for name in [
+        ".git/hooks/pre-commit",
+        "vendor/lib/.git/config",
+        ".GIT/HEAD",
+    ] {
         assert_invalid(w.write(&p(name), b"x"), &[name, "allowGitWrites"]);
     }
-    w.write(&p(".gitignore"), b"target/\n").expect("a .gitignore is an ordinary file");
-    w.write(&p(".github/ci.yml"), b"on: push\n").expect(".github is not .git");
+    w.write(&p(".gitignore"), b"target/\n")
+        .expect("a .gitignore is an ordinary file");
+    w.write(&p(".github/ci.yml"), b"on: push\n")
+        .expect(".github is not .git");
     let mut allowed = w.ws.clone().allow_git_writes(true);
     allowed
         .write(&p(".git/info/exclude"), b"x\n")

@@ -27,12 +27,7 @@ impl CliError {
 
     /// Opening the workspace or database failed.
     pub(crate) fn open(e: OpenError) -> Self {
-        let kind = match e.kind() {
-            ErrorKind::InvalidPath => ErrorKind::InvalidPath,
-            ErrorKind::Unrecoverable => ErrorKind::Unrecoverable,
-            _ => ErrorKind::HostError,
-        };
-        Self::new(kind, e.to_string())
+        Self::new(e.kind(), e.to_string())
     }
 
     /// From any engine error that knows its code.

@@ -74,7 +74,15 @@ impl SqliteStore {
         let location = path.display().to_string();
         let what = format!("cannot open database {location}");
         let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let conn = Connection::open_with_flags(path, flags).map_err(|e| error::host(&what, e))?;
+        // A WAL database read the ordinary way gets `-wal` and `-shm` files made beside it. When
+        // it has none (no connection is open; a store that came from elsewhere), it is read as
+        // immutable so that reading creates nothing; a live store already has them.
+        let conn = if wal_sibling(path, "-wal").exists() {
+            Connection::open_with_flags(path, flags)
+        } else {
+            Connection::open_with_flags(immutable_uri(path), flags | OpenFlags::SQLITE_OPEN_URI)
+        }
+        .map_err(|e| error::host(&what, e))?;
         conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
         schema::configure_read_only(&conn, &what)?;
         Ok(Self::with(conn, location))
@@ -136,6 +144,26 @@ impl SqliteStore {
     pub fn location(&self) -> &str {
         &self.location
     }
+}
+
+fn wal_sibling(path: &Path, suffix: &str) -> std::path::PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(suffix);
+    path.with_file_name(name)
+}
+
+/// `file:<path>?immutable=1`, with the characters a URI gives meaning to escaped.
+fn immutable_uri(path: &Path) -> String {
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut uri = String::from("file:");
+    for b in abs.to_string_lossy().bytes() {
+        match b {
+            b'%' | b'?' | b'#' | 0x80.. => uri.push_str(&format!("%{b:02X}")),
+            _ => uri.push(char::from(b)),
+        }
+    }
+    uri.push_str("?immutable=1");
+    uri
 }
 
 impl fmt::Debug for SqliteStore {
