@@ -2,6 +2,9 @@
 //! reads and writes real files inside a root directory, and [`open`] puts them together with a
 //! real clock and random ids, settling any journal a crash left behind.
 
+// Every byte of output goes through `cli::output`, which handles a closed pipe and a full disk.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 pub mod cli;
 pub mod config;
 pub mod disk;
