@@ -342,3 +342,42 @@ fn a_half_done_write_is_rolled_back_and_the_log_says_so() {
         assert_eq!(b.ok(&["recover"])["recovered"], serde_json::json!([]));
     }
 }
+
+#[test]
+fn a_journal_on_a_directory_is_stuck_not_blocking_and_a_bad_blob_key_is_ignored() {
+    let b = Bench::new();
+    let (session, _) = turn_with_files(&b, 1);
+    std::fs::create_dir_all(b.path("now-a-dir/inner")).expect("mkdir");
+    let db = b.path(".rewind/rewind.db");
+    let id = plant_journal(&db, &session, "now-a-dir", b"x", b"y");
+    rusqlite::Connection::open(&db)
+        .expect("raw")
+        .execute(
+            "INSERT INTO blobs (hash, bytes, codec, size) VALUES ('not-a-digest', x'00', 'raw', 1)",
+            [],
+        )
+        .expect("bad blob");
+    let (code, doc) = b.json(&["recover"]);
+    assert_eq!(code, 1, "{doc}");
+    assert_eq!(doc["stuck"][0]["journalId"], id.as_str(), "{doc}");
+    assert_eq!(doc["stuck"][0]["path"], "now-a-dir", "{doc}");
+    assert!(
+        doc["stuck"][0]["reason"]
+            .as_str()
+            .expect("reason")
+            .contains("directory"),
+        "{doc}"
+    );
+    // Everything else keeps working; gc and stats pass over the malformed blob key.
+    b.ok(&["prompt", &session, "--text", "still works"]);
+    b.ok(&["gc"]);
+    b.ok(&["stats"]);
+    b.ok(&["recover", "--abandon", &id]);
+    assert!(b.path("now-a-dir/inner").is_dir());
+    let (code, doc) = b.json(&["recover", "--abandon", &id]);
+    assert_eq!(
+        (code, doc["error"]["code"].as_str()),
+        (1, Some("not_found")),
+        "{doc}"
+    );
+}

@@ -10,7 +10,8 @@ export type ErrorCode =
 | "unavailable"
 | "host_error"
 | "corrupt"
-| "unrecoverable";
+| "unrecoverable"
+| "untrusted";
 
 /**
  * Every failure is thrown as a real `Error` with `name` "RewindError" and a stable `code`.
@@ -337,6 +338,8 @@ export interface SafeFile {
     action: FileAction;
     operationCount: number;
     toolNames: string[];
+    /** Too large for a patch (over 1 MiB): the preview's line counts leave it out. */
+    large?: boolean;
 }
 export interface UnsafeFile {
     path: string;
@@ -348,6 +351,8 @@ export interface UnsafeFile {
     toolNames: string[];
     /** `merge` would keep the user's edits and still undo the agent's change. */
     mergeable: boolean;
+    /** Too large for a patch (over 1 MiB): the preview's line counts leave it out. */
+    large?: boolean;
     /** `force` would restore it: the content to restore is known (journaled, so undoable). */
     forceable: boolean;
 }
@@ -427,9 +432,12 @@ export interface ForkOutcome {
 }
 export interface CheckpointFile {
     path: string;
-    before: string;
-    after: string;
+    /** Hash, or "missing" (the file did not exist); null when unknown: the capture failed. */
+    before: string | null;
+    /** Hash, or "missing" (deleted); null when the capture failed and recorded no after-state. */
+    after: string | null;
     undone: boolean;
+    /** Why the capture failed (e.g. "too_large", "read_failed"); absent when it did not. */
     captureFailed?: string;
 }
 export interface CheckpointSummary {
@@ -458,8 +466,19 @@ export interface Recovered {
     restoredPaths: string[];
     leftPaths: string[];
 }
+/** A journal `recover` could not settle (it stays pending), with the path and the reason. */
+export interface StuckJournal {
+    journalId: string;
+    sessionId: string;
+    path: string | null;
+    reason: string;
+}
 export interface RecoverOutcome {
     recovered: Recovered[];
+    /** Journals that could not be settled; they stay pending and are tried again next time. */
+    stuck: StuckJournal[];
+    /** Journals left alone because the process that owns them may still be running. */
+    live: string[];
     diagnostics: Diagnostic[];
 }
 export type OpTarget =
