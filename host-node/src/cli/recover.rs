@@ -49,19 +49,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
         );
     }
     for s in &outcome.stuck {
-        let _ = writeln!(
-            text,
-            "{} ({}): stuck{}: {}\n  fix the path and run `rewind recover` again, or \
-             `rewind recover --abandon {}` to leave its files as they are",
-            s.journal_id,
-            s.session_id,
-            s.path
-                .as_ref()
-                .map(|p| format!(" at {p}"))
-                .unwrap_or_default(),
-            s.reason,
-            s.journal_id
-        );
+        let _ = writeln!(text, "{}", crate::native::describe_stuck(s));
     }
     if outcome.recovered.is_empty() && outcome.stuck.is_empty() {
         text.push_str("nothing to recover");

@@ -5,7 +5,9 @@
 mod open;
 mod trust;
 
-pub use open::{Access, OpenError, OpenOptions, Opened, default_db_path, open, open_with};
+pub use open::{
+    Access, OpenError, OpenOptions, Opened, default_db_path, describe_stuck, open, open_with,
+};
 pub use trust::{Trust, trust_store};
 
 use crate::disk::DiskWorkspace;

@@ -254,24 +254,7 @@ fn settle_dead(engine: &mut NativeEngine) -> Result<(recover::Outcome, Vec<Strin
     let outcome = engine.recover(None);
     engine.store_mut().end_settling();
     let outcome = outcome?;
-    let warnings = outcome
-        .stuck
-        .iter()
-        .map(|s| {
-            format!(
-                "journal {} of session {} is stuck{}: {}; run `rewind recover` to retry, or \
-                 `rewind recover --abandon {}` to leave its files as they are",
-                s.journal_id,
-                s.session_id,
-                s.path
-                    .as_ref()
-                    .map(|p| format!(" at {p}"))
-                    .unwrap_or_default(),
-                s.reason,
-                s.journal_id
-            )
-        })
-        .collect();
+    let warnings = outcome.stuck.iter().map(describe_stuck).collect();
     Ok((outcome, warnings))
 }
 
@@ -290,4 +273,18 @@ fn untrusted_journals(engine: &NativeEngine, why: &str) -> (recover::Outcome, Ve
         )]
     };
     (recover::Outcome::default(), warnings)
+}
+
+/// A stuck journal and the way out, in one sentence.
+pub fn describe_stuck(s: &recover::Stuck) -> String {
+    let at = s
+        .path
+        .as_ref()
+        .map(|p| format!(" at {p}"))
+        .unwrap_or_default();
+    format!(
+        "journal {} of session {} is stuck{at}: {}; fix the path and run `rewind recover` again, \
+         or `rewind recover --abandon {}` to leave its files as they are",
+        s.journal_id, s.session_id, s.reason, s.journal_id
+    )
 }
