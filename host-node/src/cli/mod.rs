@@ -207,8 +207,7 @@ pub fn main() -> i32 {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
-            output::emit_usage(&e);
-            return code;
+            return output::exit_code(output::emit_usage(&e), code);
         }
     };
     let json = cli.json;

@@ -34,13 +34,14 @@ pub(super) fn pretty(doc: &serde_json::Value) -> String {
     serde_json::to_string_pretty(doc).unwrap_or_else(|_| doc.to_string())
 }
 
-/// clap's help or usage error, through the same rules.
-pub(super) fn emit_usage(e: &clap::Error) {
+/// clap's help, version or usage error, through the same rules.
+pub(super) fn emit_usage(e: &clap::Error) -> io::Result<()> {
     let text = e.render().to_string();
     if e.use_stderr() {
         stderr(text.trim_end());
+        Ok(())
     } else {
-        let _ = stdout(text.trim_end());
+        stdout(text.trim_end())
     }
 }
 
