@@ -68,13 +68,7 @@ impl Config {
         let path = Self::path_for(db);
         let text = serde_json::to_vec_pretty(self)
             .map_err(|e| HostError::io(format!("cannot encode the config: {e}")))?;
-        write_atomically(&path, &text).map_err(|e| {
-            HostError::io(format!(
-                "cannot write {}: {}",
-                path.display(),
-                crate::disk::describe(&e)
-            ))
-        })
+        crate::disk::write_own_file(&path, &text)
     }
 
     /// The recording limits.
@@ -93,19 +87,4 @@ impl Config {
             older_than_ms: None,
         }
     }
-}
-
-/// Write a small file of ours beside the store: a temp file, flushed, renamed over.
-pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write as _;
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".{}.tmp", uuid::Uuid::new_v4().simple()));
-    let tmp = path.with_file_name(name);
-    let result = std::fs::File::create(&tmp)
-        .and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_all()))
-        .and_then(|()| std::fs::rename(&tmp, path));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
 }

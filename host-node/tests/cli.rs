@@ -353,26 +353,8 @@ fn checkpoints_say_a_failed_capture_is_unknown_not_missing() {
     b.ok(&["config", "--max-file-size", "16"]);
     let session = s(&b.ok(&["session", "new"]), "id");
     let t = s(&b.ok(&["prompt", &session, "--text", "big"]), "turnId");
-    b.write("big.txt", &[b'x'; 64]);
-    b.ok(&[
-        "edit",
-        &session,
-        "--turn",
-        &t,
-        "--path",
-        "big.txt",
-        "--created",
-    ]);
-    b.write("small.txt", b"ok\n");
-    b.ok(&[
-        "edit",
-        &session,
-        "--turn",
-        &t,
-        "--path",
-        "small.txt",
-        "--created",
-    ]);
+    b.record(&session, &t, "big.txt", None, &[b'x'; 64], &[]);
+    b.record(&session, &t, "small.txt", None, b"ok\n", &[]);
 
     let cps = b.ok(&["checkpoints", &session]);
     let big = &cps[0]["files"][0];
@@ -410,31 +392,16 @@ fn previews_say_which_files_are_too_large_for_line_counts() {
     let turn = b.ok(&["prompt", &session, "--text", "generate"]);
     let (t, p) = (s(&turn, "turnId"), s(&turn, "messageId"));
     // Over the 1 MiB patch limit, under the 10 MiB recording limit.
-    b.write(
+    let big = "a line of generated text\n".repeat(50_000);
+    b.record(
+        &session,
+        &t,
         "big.txt",
-        "a line of generated text\n".repeat(50_000).as_bytes(),
+        None,
+        big.as_bytes(),
+        &["--tool", "Write"],
     );
-    b.ok(&[
-        "edit",
-        &session,
-        "--turn",
-        &t,
-        "--path",
-        "big.txt",
-        "--created",
-        "--tool",
-        "Write",
-    ]);
-    b.write("small.txt", b"one\ntwo\n");
-    b.ok(&[
-        "edit",
-        &session,
-        "--turn",
-        &t,
-        "--path",
-        "small.txt",
-        "--created",
-    ]);
+    b.record(&session, &t, "small.txt", None, b"one\ntwo\n", &[]);
 
     let preview = b.ok(&["preview", &session, "--since", &p]);
     assert_eq!(preview["safeFiles"][0]["path"], "big.txt");

@@ -16,23 +16,17 @@ fn turn_with_files(b: &Bench, n: usize) -> (String, String) {
     let turn = b.ok(&["prompt", &session, "--text", "change the files"]);
     let (t, p) = (s(&turn, "turnId"), s(&turn, "messageId"));
     for i in 0..n {
+        let (before, after) = (format!("before {i}\n"), format!("after {i}\n"));
         let path = format!("src/f{i}.txt");
-        b.write(&path, format!("before {i}\n").as_bytes());
-        b.write("before.bin", format!("before {i}\n").as_bytes());
-        b.write(&path, format!("after {i}\n").as_bytes());
-        let before = b.path("before.bin").display().to_string();
-        b.ok(&[
-            "edit",
+        b.record(
             &session,
-            "--turn",
             &t,
-            "--path",
             &path,
-            "--before-file",
-            &before,
-        ]);
+            Some(before.as_bytes()),
+            after.as_bytes(),
+            &[],
+        );
     }
-    std::fs::remove_file(b.path("before.bin")).expect("rm");
     (session, p)
 }
 

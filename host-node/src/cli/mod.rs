@@ -211,21 +211,20 @@ pub fn main() -> i32 {
         }
     };
     let json = cli.json;
-    let printed = match run(cli) {
-        Ok(report) if json => output::stdout(&output::pretty(&report.json)).map(|()| report),
-        Ok(report) => output::stdout(report.text.trim_end()).map(|()| report),
+    let (printed, code) = match run(cli) {
+        Ok(report) => {
+            let text = match json {
+                true => output::pretty(&report.json),
+                false => report.text.trim_end().to_owned(),
+            };
+            (output::stdout(&text), i32::from(report.refused))
+        }
+        Err(e) if json => (output::stdout(&output::pretty(&e.to_json())), e.exit_code()),
         Err(e) => {
-            let code = e.exit_code();
-            if json {
-                let printed = output::stdout(&output::pretty(&e.to_json()));
-                return output::exit_code(printed, code);
-            }
             output::stderr(&format!("error: {e}"));
-            return code;
+            (Ok(()), e.exit_code())
         }
     };
-    let code = printed.as_ref().map_or(0, |r| i32::from(r.refused));
-    let printed = printed.map(|_| ());
     output::exit_code(printed, code)
 }
 

@@ -14,8 +14,10 @@ pub(super) struct Args {
 }
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
+    // Opening for rewriting waits for the apply lock and settles every journal it can: that
+    // outcome is what this command reports.
     let opened = ctx.open(Access::Rewrite)?;
-    let (mut engine, mut outcome) = (opened.engine, opened.recovered);
+    let (mut engine, outcome) = (opened.engine, opened.recovered);
     if let Some(journal) = a.abandon {
         let done = engine.abandon_journal(&parse_id(&journal)?)?;
         let text = format!(
@@ -27,12 +29,6 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
         );
         return Ok(Report::new(&done, text));
     }
-    let again = engine.recover(None)?;
-    outcome.recovered.extend(again.recovered);
-    outcome.diagnostics.extend(again.diagnostics);
-    // The open already tried every journal; the second pass sees the same stuck ones.
-    outcome.stuck = again.stuck;
-    outcome.live.extend(again.live);
     let mut text = String::new();
     for r in &outcome.recovered {
         let action = serde_json::to_value(r.action)

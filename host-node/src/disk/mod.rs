@@ -250,6 +250,18 @@ fn io_error(what: &str, path: &WorkPath, disk: &Path, e: io::Error) -> HostError
     .with_source(e)
 }
 
+/// Replace one of rewind's own files beside the store (config, workspace id, `.gitignore`) the
+/// same atomic, durable way a workspace file is replaced.
+pub(crate) fn write_own_file(path: &Path, bytes: &[u8]) -> Result<(), HostError> {
+    let keep = fs::metadata(path).ok();
+    atomic::replace(path, bytes, keep.as_ref()).map_err(|(what, e)| file_error(what, path, e))
+}
+
+/// A failure on one of rewind's own files, e.g. "cannot create /w/.rewind: disk full (…)".
+pub(crate) fn file_error(what: &str, path: &Path, e: io::Error) -> HostError {
+    HostError::io(format!("{what} {}: {}", path.display(), describe(&e))).with_source(e)
+}
+
 /// An I/O failure in words a person acts on: a full disk says "disk full".
 pub(crate) fn describe(e: &io::Error) -> String {
     match e.kind() {

@@ -209,23 +209,9 @@ fn prepare_store_dir(db: &Path) -> Result<(), HostError> {
     if dir.is_dir() {
         return Ok(());
     }
-    std::fs::create_dir_all(dir).map_err(|e| {
-        HostError::io(format!(
-            "cannot create {}: {}",
-            dir.display(),
-            crate::disk::describe(&e)
-        ))
-    })?;
+    std::fs::create_dir_all(dir).map_err(|e| crate::disk::file_error("cannot create", dir, e))?;
     let ignore = dir.join(".gitignore");
-    crate::config::write_atomically(&ignore, b"# rewind's store: never checked in\n*\n").map_err(
-        |e| {
-            HostError::io(format!(
-                "cannot write {}: {}",
-                ignore.display(),
-                crate::disk::describe(&e)
-            ))
-        },
-    )
+    crate::disk::write_own_file(&ignore, b"# rewind's store: never checked in\n*\n")
 }
 
 /// A store with no records and no owner (made by a bare `SqliteStore::open`) can be claimed:
@@ -241,19 +227,20 @@ fn is_blank(store: &SqliteStore) -> Result<bool, HostError> {
 fn settle_dead(engine: &mut NativeEngine) -> Result<(recover::Outcome, Vec<String>), OpenError> {
     use rewind_core::ports::StoreWrite;
     let store_err = |source| OpenError::Recover(recover::Error::Store(source));
-    if engine.store_mut().begin_settling().map_err(store_err)? {
-        // A crash between writing a temp file and renaming it leaves the temp file behind; the
-        // journal names every path an apply was writing, so clean beside exactly those.
-        if let Ok(journals) = rewind_core::load::journals(engine.store()) {
-            for entry in journals.items.iter().flat_map(|j| &j.entries) {
-                // A path that no longer resolves inside the root has nothing of ours beside it.
-                let _ = engine.workspace().disk().sweep_temp_files(&entry.path);
-            }
+    // A crash between writing a temp file and renaming it leaves the temp file behind; the
+    // journal names every path an apply was writing, so clean beside exactly those, and only
+    // while no live apply can be writing them (the lock is ours).
+    if engine.store_mut().begin_settling().map_err(store_err)?
+        && let Ok(journals) = rewind_core::load::journals(engine.store())
+    {
+        for entry in journals.items.iter().flat_map(|j| &j.entries) {
+            // A path that no longer resolves inside the root has nothing of ours beside it.
+            let _ = engine.workspace().disk().sweep_temp_files(&entry.path);
         }
     }
-    let outcome = engine.recover(None);
     engine.store_mut().end_settling();
-    let outcome = outcome?;
+    // `recover` asks the store again itself, journal by journal.
+    let outcome = engine.recover(None)?;
     let warnings = outcome.stuck.iter().map(describe_stuck).collect();
     Ok((outcome, warnings))
 }

@@ -126,9 +126,7 @@ pub(super) fn claim(store: &mut SqliteStore, root: &Path, db: &Path) -> Result<S
         facts.push((OWNER_UID, owner.as_str()));
     }
     store.set_info(&facts)?;
-    let file = id_file(db);
-    crate::config::write_atomically(&file, format!("{id}\n").as_bytes())
-        .map_err(|e| HostError::io(format!("cannot write {}: {e}", file.display())))?;
+    crate::disk::write_own_file(&id_file(db), format!("{id}\n").as_bytes())?;
     Ok(id)
 }
 

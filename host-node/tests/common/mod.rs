@@ -70,6 +70,34 @@ impl Bench {
         doc
     }
 
+    /// The agent's tool changed `path` from `before` (`None`: created it) to `after`: write
+    /// `after` into the workspace and record it with `rewind edit` (plus `extra` arguments).
+    /// The before-bytes go through a file outside the workspace.
+    pub(crate) fn record(
+        &self,
+        session: &str,
+        turn: &str,
+        path: &str,
+        before: Option<&[u8]>,
+        after: &[u8],
+        extra: &[&str],
+    ) -> serde_json::Value {
+        self.write(path, after);
+        let before_file = before.map(|bytes| {
+            let f = tempfile::NamedTempFile::new().expect("temp file");
+            std::fs::write(f.path(), bytes).expect("write before");
+            f
+        });
+        let before_path = before_file.as_ref().map(|f| f.path().display().to_string());
+        let mut args = vec!["edit", session, "--turn", turn, "--path", path];
+        match &before_path {
+            Some(p) => args.extend(["--before-file", p.as_str()]),
+            None => args.push("--created"),
+        }
+        args.extend(extra);
+        self.ok(&args)
+    }
+
     /// Run without `--json`.
     pub(crate) fn text(&self, args: &[&str]) -> Output {
         self.command().args(args).output().expect("run rewind")
