@@ -43,6 +43,9 @@ pub enum Write {
         message: MessageId,
         /// JSON body.
         body: String,
+        /// It is a compaction summary (stores index it for `Store::boundaries`).
+        #[serde(default, skip_serializing_if = "is_false")]
+        boundary: bool,
     },
     /// Insert or replace a turn.
     PutTurn {
@@ -65,14 +68,23 @@ pub enum Write {
         checkpoint: CheckpointId,
         /// JSON body.
         body: String,
+        /// Bytes of content this checkpoint brought into the store: added to the session's
+        /// running total (`Store::session_bytes`), taken off again when the row is deleted.
+        #[serde(default)]
+        bytes: u64,
     },
-    /// Store content once by hash; writing an existing hash is a no-op.
+    /// Store content once by hash; writing an existing hash is a no-op (a store checks for the
+    /// key before doing any work on the bytes).
     PutBlob {
         /// Key: SHA-256 of `bytes`.
         hash: ContentHash,
         /// Content.
         #[serde(with = "base64_bytes")]
         bytes: Vec<u8>,
+        /// An earlier version of the same file, which a store may keep this one as a delta
+        /// against. Only a hint: the blob is always readable whole, by its own hash.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        base: Option<ContentHash>,
     },
     /// Append an operation-log entry.
     PutOperation {
@@ -207,6 +219,11 @@ impl Batch {
     }
 }
 
+// serde's `skip_serializing_if` passes a reference.
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
 mod base64_bytes {
     use base64::Engine as _;
     use base64::engine::general_purpose::STANDARD;
@@ -246,6 +263,7 @@ mod tests {
         b.push(Write::PutBlob {
             hash: ContentHash::of(&bytes),
             bytes,
+            base: None,
         });
         b.push(Write::RemoveJournal {
             journal: JournalId::parse("jnl_1").expect("valid"),

@@ -5,7 +5,7 @@
 use crate::batch::Batch;
 use crate::error::HostError;
 use crate::hash::ContentHash;
-use crate::id::{CommandId, SessionId, TurnId};
+use crate::id::{CheckpointId, CommandId, MessageId, SessionId, TurnId};
 use crate::model::Millis;
 use crate::path::WorkPath;
 
@@ -30,6 +30,48 @@ pub struct BlobInfo {
     pub size: u64,
     /// Bytes it takes in the store (less than `size` when the store compresses it).
     pub stored: u64,
+    /// The blob it is stored as a delta against, when it is: that one must be kept as long as
+    /// this one is (gc keeps bases alive).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub base: Option<ContentHash>,
+}
+
+/// A half-open range of seqs, `from..to`. Range reads take one so everyday verbs read only the
+/// tail of a session they need, not the whole session.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeqRange {
+    /// The first seq in the range.
+    pub from: u64,
+    /// The first seq after it (`u64::MAX`: open-ended).
+    pub to: u64,
+}
+
+impl SeqRange {
+    /// Every seq.
+    pub const ALL: Self = Self {
+        from: 0,
+        to: u64::MAX,
+    };
+
+    /// `from..to`.
+    pub fn new(from: u64, to: u64) -> Self {
+        Self { from, to }
+    }
+
+    /// Every seq from `from` on.
+    pub fn from(from: u64) -> Self {
+        Self { from, to: u64::MAX }
+    }
+
+    /// Whether `seq` lies in the range.
+    pub fn contains(&self, seq: u64) -> bool {
+        self.from <= seq && seq < self.to
+    }
+
+    /// Whether the range holds no seq.
+    pub fn is_empty(&self) -> bool {
+        self.from >= self.to
+    }
 }
 
 /// Reads. Absence is `Ok(None)` / an empty list, never an error.
@@ -65,6 +107,101 @@ pub trait Store {
     /// How many batches were committed so far: any commit changes it, so a planner that must not
     /// race anyone (gc) commits with a `Precondition::Version`.
     fn version(&self) -> Result<u64, HostError>;
+
+    // Range reads. Everyday verbs (record, turn end, preview/apply of recent turns, conversation
+    // rewind, undo, edit/retry) use only these and the keyed reads above, so their cost follows
+    // the turn, not the session. The defaults answer from the whole-session reads, so a store
+    // that has only those stays correct; every shipped store answers them from an index.
+
+    /// One message by id, on any branch.
+    fn message(&self, session: &SessionId, id: &MessageId) -> Result<Option<Row>, HostError> {
+        Ok(self
+            .messages(session)?
+            .into_iter()
+            .find(|r| r.id == id.as_str()))
+    }
+    /// The messages whose seq lies in `range`, by seq.
+    fn messages_in(&self, session: &SessionId, range: SeqRange) -> Result<Vec<Row>, HostError> {
+        let mut rows = self.messages(session)?;
+        rows.retain(|r| range.contains(r.seq));
+        Ok(rows)
+    }
+    /// At most `limit` messages in `range`: those with the highest seqs, by seq.
+    fn last_messages_in(
+        &self,
+        session: &SessionId,
+        range: SeqRange,
+        limit: usize,
+    ) -> Result<Vec<Row>, HostError> {
+        let mut rows = self.messages_in(session, range)?;
+        let skip = rows.len().saturating_sub(limit);
+        rows.drain(..skip);
+        Ok(rows)
+    }
+    /// How many messages lie in `range`.
+    fn message_count_in(&self, session: &SessionId, range: SeqRange) -> Result<u64, HostError> {
+        Ok(self.messages_in(session, range)?.len() as u64)
+    }
+    /// The compaction summaries (messages written with `boundary: true`), on any branch, by seq.
+    fn boundaries(&self, session: &SessionId) -> Result<Vec<Row>, HostError> {
+        let mut rows = self.messages(session)?;
+        rows.retain(|r| probe_boundary(&r.body));
+        Ok(rows)
+    }
+    /// The turns whose prompt seq lies in `range`, by prompt seq.
+    fn turns_in(&self, session: &SessionId, range: SeqRange) -> Result<Vec<Row>, HostError> {
+        let mut rows = self.turns(session)?;
+        rows.retain(|r| range.contains(r.seq));
+        Ok(rows)
+    }
+    /// One checkpoint by id.
+    fn checkpoint(&self, session: &SessionId, id: &CheckpointId) -> Result<Option<Row>, HostError> {
+        Ok(self
+            .checkpoints(session)?
+            .into_iter()
+            .find(|r| r.id == id.as_str()))
+    }
+    /// The checkpoints whose seq lies in `range`, by seq.
+    fn checkpoints_in(&self, session: &SessionId, range: SeqRange) -> Result<Vec<Row>, HostError> {
+        let mut rows = self.checkpoints(session)?;
+        rows.retain(|r| range.contains(r.seq));
+        Ok(rows)
+    }
+    /// The bytes the session's checkpoints brought into the store (the `bytes` of every
+    /// `PutCheckpoint` still stored): what a session quota is checked against, in O(1).
+    fn session_bytes(&self, session: &SessionId) -> Result<u64, HostError> {
+        Ok(self
+            .checkpoints(session)?
+            .iter()
+            .map(|r| probe_added_bytes(&r.body))
+            .sum())
+    }
+    /// Whether the store holds a blob (one keyed lookup; no bytes are read).
+    fn has_blob(&self, hash: &ContentHash) -> Result<bool, HostError> {
+        Ok(self.blob(hash)?.is_some())
+    }
+}
+
+/// Whether a stored message body is a compaction summary. Stores that index the `boundary` flag
+/// of `AppendMessage` never need this; it serves the whole-read defaults and migrations.
+pub fn probe_boundary(body: &str) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Probe {
+        #[serde(default)]
+        compaction: Option<serde_json::Value>,
+    }
+    serde_json::from_str::<Probe>(body).is_ok_and(|p| p.compaction.is_some_and(|c| !c.is_null()))
+}
+
+/// The `addedBytes` of a stored checkpoint body (0 when absent or undecodable).
+pub fn probe_added_bytes(body: &str) -> u64 {
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Probe {
+        #[serde(default)]
+        added_bytes: u64,
+    }
+    serde_json::from_str::<Probe>(body).map_or(0, |p| p.added_bytes)
 }
 
 /// The one mutating method: apply a whole batch atomically, after checking every precondition
@@ -140,6 +277,16 @@ macro_rules! forward_store {
             fn command_fact(&self, p: &SessionId, c: &CommandId) -> Result<Option<Row>, HostError> { (**self).command_fact(p, c) }
             fn blobs(&self) -> Result<Vec<BlobInfo>, HostError> { (**self).blobs() }
             fn version(&self) -> Result<u64, HostError> { (**self).version() }
+            fn message(&self, s: &SessionId, m: &MessageId) -> Result<Option<Row>, HostError> { (**self).message(s, m) }
+            fn messages_in(&self, s: &SessionId, r: SeqRange) -> Result<Vec<Row>, HostError> { (**self).messages_in(s, r) }
+            fn last_messages_in(&self, s: &SessionId, r: SeqRange, n: usize) -> Result<Vec<Row>, HostError> { (**self).last_messages_in(s, r, n) }
+            fn message_count_in(&self, s: &SessionId, r: SeqRange) -> Result<u64, HostError> { (**self).message_count_in(s, r) }
+            fn boundaries(&self, s: &SessionId) -> Result<Vec<Row>, HostError> { (**self).boundaries(s) }
+            fn turns_in(&self, s: &SessionId, r: SeqRange) -> Result<Vec<Row>, HostError> { (**self).turns_in(s, r) }
+            fn checkpoint(&self, s: &SessionId, c: &CheckpointId) -> Result<Option<Row>, HostError> { (**self).checkpoint(s, c) }
+            fn checkpoints_in(&self, s: &SessionId, r: SeqRange) -> Result<Vec<Row>, HostError> { (**self).checkpoints_in(s, r) }
+            fn session_bytes(&self, s: &SessionId) -> Result<u64, HostError> { (**self).session_bytes(s) }
+            fn has_blob(&self, h: &ContentHash) -> Result<bool, HostError> { (**self).has_blob(h) }
         }
     )*};
 }

@@ -101,6 +101,7 @@ fn msg(n: &str, seq: u64) -> Write {
         seq,
         message: MessageId::parse(&format!("msg_{n}{seq}")).expect("valid"),
         body: format!("{{\"seq\":{seq}}}"),
+        boundary: false,
     }
 }
 
@@ -108,6 +109,7 @@ fn blob(bytes: &[u8]) -> Write {
     Write::PutBlob {
         hash: ContentHash::of(bytes),
         bytes: bytes.to_vec(),
+        base: None,
     }
 }
 
@@ -339,6 +341,7 @@ fn a_late_constraint_failure_leaves_nothing_on_disk() {
             seq: 1,
             checkpoint: CheckpointId::parse("ckp_1").expect("valid"),
             body: "{}".into(),
+            bytes: 0,
         });
     let err = commit_err(&mut s, b);
     assert_eq!(err.kind(), HostErrorKind::PreconditionFailed);
@@ -378,6 +381,7 @@ fn constraint_violations_are_failed_preconditions_with_readable_messages() {
                 seq: 2,
                 message: MessageId::parse("msg_a1").expect("valid"),
                 body: "{}".into(),
+                boundary: false,
             },
             "msg_a1 already exists in session ses_a",
         ),
@@ -387,6 +391,7 @@ fn constraint_violations_are_failed_preconditions_with_readable_messages() {
                 seq: 1,
                 checkpoint: CheckpointId::parse("ckp_1").expect("valid"),
                 body: "{}".into(),
+                bytes: 0,
             },
             "seq 1 of session ses_a is taken",
         ),
@@ -411,6 +416,7 @@ fn constraint_violations_are_failed_preconditions_with_readable_messages() {
             Write::PutBlob {
                 hash: ContentHash::of(b"one"),
                 bytes: b"two".to_vec(),
+                base: None,
             },
             "blob bytes do not hash to",
         ),
@@ -430,6 +436,7 @@ fn constraint_violations_are_failed_preconditions_with_readable_messages() {
         seq: 2,
         checkpoint: CheckpointId::parse("ckp_2").expect("valid"),
         body: "{}".into(),
+        bytes: 0,
     });
     s.commit(b).expect("commit");
     let mut b = Batch::new();

@@ -379,6 +379,7 @@ impl Store for JsStore {
                     hash,
                     size: b.size,
                     stored: b.stored,
+                    base: None,
                 })
             })
             .collect()

@@ -296,6 +296,7 @@ pub(crate) fn execute(p: &mut Ports<'_>, plan: &Plan, finish: Finish) -> Result<
         batch.push(Write::PutBlob {
             hash: ContentHash::of(bytes),
             bytes: bytes.clone(),
+            base: None,
         });
     }
     batch.push(Write::PutJournal {

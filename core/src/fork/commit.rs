@@ -61,6 +61,7 @@ fn rows(
             seq: m.seq,
             message: m.id.clone(),
             body: encode(m),
+            boundary: m.compaction.is_some(),
         });
     }
     for t in &bundle.turns {
@@ -77,6 +78,7 @@ fn rows(
             seq: c.seq,
             checkpoint: c.id.clone(),
             body: encode(c),
+            bytes: c.added_bytes,
         });
     }
     b.push(Write::PutCommandFact {

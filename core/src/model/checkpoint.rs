@@ -98,4 +98,13 @@ pub struct Checkpoint {
     pub created_at: Millis,
     /// The files it changed (at least one).
     pub changes: Vec<FileChange>,
+    /// Bytes of content it brought into the store when it was recorded (content the store
+    /// already held costs nothing): its share of the session's quota.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub added_bytes: u64,
+}
+
+// serde's `skip_serializing_if` passes a reference.
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }

@@ -136,9 +136,9 @@ pub struct EditOutcome {
     pub files: Vec<RecordedFile>,
 }
 
-fn version(bytes: &[u8], mode: Option<u32>) -> FileVersion {
+fn version(bytes: &[u8], hash: &ContentHash, mode: Option<u32>) -> FileVersion {
     FileVersion {
-        hash: ContentHash::of(bytes),
+        hash: hash.clone(),
         size: bytes.len() as u64,
         mode: mode.map(|m| m & 0o7777),
     }
@@ -152,40 +152,61 @@ fn text_of(bytes: Option<&[u8]>) -> Option<&str> {
     }
 }
 
-/// Whether storing this edit's new content would take the session past its quota.
-fn over_quota(p: &Ports<'_>, session: &SessionId, changes: &[EditChange]) -> Result<bool, Error> {
-    let Some(quota) = p.limits.session_quota_bytes else {
-        return Ok(false);
-    };
-    let mut known: std::collections::BTreeMap<ContentHash, u64> = std::collections::BTreeMap::new();
-    for c in load::checkpoints(p.store, session)?.items {
-        for ch in &c.changes {
-            for v in [&ch.before, &ch.after].into_iter().flatten() {
-                known.insert(v.hash.clone(), v.size);
-            }
+/// One change's content, each side hashed exactly once for the whole record.
+struct Hashed {
+    change: EditChange,
+    before: Option<ContentHash>,
+    after: Option<ContentHash>,
+}
+
+impl Hashed {
+    fn new(change: EditChange) -> Self {
+        Self {
+            before: change.before.as_deref().map(ContentHash::of),
+            after: change.after.as_deref().map(ContentHash::of),
+            change,
         }
     }
-    let used: u64 = known.values().sum();
-    let mut new = std::collections::BTreeSet::new();
-    let added: u64 = changes
-        .iter()
-        .flat_map(|c| [&c.before, &c.after])
-        .flatten()
-        .filter(|b| {
-            let h = ContentHash::of(b);
-            !known.contains_key(&h) && new.insert(h)
-        })
-        .map(|b| b.len() as u64)
-        .sum();
-    Ok(added > 0 && used + added > quota)
+
+    fn sides(&self) -> impl Iterator<Item = (&ContentHash, u64)> {
+        let before = self.before.iter().zip(self.change.before.iter());
+        let after = self.after.iter().zip(self.change.after.iter());
+        before.chain(after).map(|(h, b)| (h, b.len() as u64))
+    }
+}
+
+/// The bytes of content this edit would bring into the store (content the store already holds
+/// costs nothing), and whether that takes the session past its quota. O(files): the session's
+/// running total comes from the store, never from reading its checkpoints.
+fn new_bytes(p: &Ports<'_>, session: &SessionId, changes: &[Hashed]) -> Result<(u64, bool), Error> {
+    let max = p.limits.max_file_bytes;
+    let mut seen = std::collections::BTreeSet::new();
+    let mut added = 0;
+    for (hash, size) in changes.iter().flat_map(Hashed::sides) {
+        if size <= max && seen.insert(hash) && !p.store.has_blob(hash).map_err(load::Error::Host)? {
+            added += size;
+        }
+    }
+    let over = match p.limits.session_quota_bytes {
+        Some(quota) if added > 0 => {
+            let used = p.store.session_bytes(session).map_err(load::Error::Host)?;
+            used.saturating_add(added) > quota
+        }
+        _ => false,
+    };
+    Ok((added, over))
 }
 
 /// A change recorded without its content (a failed capture with `reason`).
-fn unrecorded(c: EditChange, reason: &str) -> Result<FileChange, Error> {
+fn unrecorded(h: Hashed, reason: &str) -> Result<FileChange, Error> {
+    let c = h.change;
     Ok(FileChange {
         path: WorkPath::parse(&c.path)?,
         before: None,
-        after: c.after.as_deref().map(|b| version(b, c.after_mode)),
+        after: match (c.after.as_deref(), &h.after) {
+            (Some(b), Some(hash)) => Some(version(b, hash, c.after_mode)),
+            _ => None,
+        },
         patch: None,
         capture: Capture::Failed {
             reason: reason.into(),
@@ -195,15 +216,17 @@ fn unrecorded(c: EditChange, reason: &str) -> Result<FileChange, Error> {
 
 /// Build one change and the blobs it needs. Oversized content becomes a failed capture and is
 /// never stored: the tool's write still happened, but its undo is reported as unsupported.
-fn change(c: EditChange, max: u64, blobs: &mut Vec<Write>) -> Result<FileChange, Error> {
-    let path = WorkPath::parse(&c.path)?;
-    let too_large = [&c.before, &c.after]
-        .into_iter()
-        .flatten()
-        .any(|b| b.len() as u64 > max);
+fn change(h: Hashed, max: u64, blobs: &mut Vec<Write>) -> Result<FileChange, Error> {
+    let path = WorkPath::parse(&h.change.path)?;
+    let too_large = h.sides().any(|(_, size)| size > max);
     if too_large {
-        return unrecorded(c, "too_large");
+        return unrecorded(h, "too_large");
     }
+    let Hashed {
+        change: c,
+        before: before_hash,
+        after: after_hash,
+    } = h;
     let (before_text, after_text) = (text_of(c.before.as_deref()), text_of(c.after.as_deref()));
     let patch = match (c.patch, before_text, after_text) {
         (Some(given), Some(b), Some(a)) => {
@@ -220,16 +243,33 @@ fn change(c: EditChange, max: u64, blobs: &mut Vec<Write>) -> Result<FileChange,
         (None, Some(b), Some(a)) => Some(patch::create(b, a, 3)),
         (None, _, _) => None,
     };
-    for bytes in [&c.before, &c.after].into_iter().flatten() {
-        blobs.push(Write::PutBlob {
-            hash: ContentHash::of(bytes),
-            bytes: bytes.clone(),
-        });
-    }
+    let before = match (&c.before, &before_hash) {
+        (Some(bytes), Some(hash)) => {
+            blobs.push(Write::PutBlob {
+                hash: hash.clone(),
+                bytes: bytes.clone(),
+                base: None,
+            });
+            Some(version(bytes, hash, c.before_mode))
+        }
+        _ => None,
+    };
+    let after = match (&c.after, &after_hash) {
+        (Some(bytes), Some(hash)) => {
+            // The new version is most like the one it replaced: a store may keep it as a delta.
+            blobs.push(Write::PutBlob {
+                hash: hash.clone(),
+                bytes: bytes.clone(),
+                base: before_hash.clone().filter(|b| b != hash),
+            });
+            Some(version(bytes, hash, c.after_mode))
+        }
+        _ => None,
+    };
     Ok(FileChange {
         path,
-        before: c.before.as_deref().map(|b| version(b, c.before_mode)),
-        after: c.after.as_deref().map(|b| version(b, c.after_mode)),
+        before,
+        after,
         patch,
         capture: Capture::Captured,
     })
@@ -270,6 +310,7 @@ fn commit_checkpoint(
             seq,
             checkpoint: ckp.id.clone(),
             body: encode(&ckp),
+            bytes: ckp.added_bytes,
         });
         let files = ckp.changes.iter().map(recorded).collect();
         Ok((
@@ -299,19 +340,21 @@ pub fn edit(
     }
     let s = load::session(p.store, session)?;
     let turn = live_turn(p, &s, &opts.turn_id)?;
-    let over_quota = over_quota(p, session, &opts.changes)?;
+    let hashed: Vec<Hashed> = opts.changes.into_iter().map(Hashed::new).collect();
+    let (added, over_quota) = new_bytes(p, session, &hashed)?;
+    let added_bytes = if over_quota { 0 } else { added };
     let mut blobs = Vec::new();
-    let mut changes: Vec<FileChange> = Vec::with_capacity(opts.changes.len());
-    for mut c in opts.changes {
-        if c.after.is_some() && c.after_mode.is_none() {
+    let mut changes: Vec<FileChange> = Vec::with_capacity(hashed.len());
+    for mut h in hashed {
+        if h.change.after.is_some() && h.change.after_mode.is_none() {
             // The tool has written the file: its mode now is its after mode.
-            let path = WorkPath::parse(&c.path)?;
+            let path = WorkPath::parse(&h.change.path)?;
             // A mode that cannot be read is simply unknown: it never fails the record.
-            c.after_mode = p.workspace.mode(&path).unwrap_or(None);
+            h.change.after_mode = p.workspace.mode(&path).unwrap_or(None);
         }
         let change = match over_quota {
-            true => unrecorded(c, "quota_exceeded")?,
-            false => change(c, p.limits.max_file_bytes, &mut blobs)?,
+            true => unrecorded(h, "quota_exceeded")?,
+            false => change(h, p.limits.max_file_bytes, &mut blobs)?,
         };
         if changes.iter().any(|known| known.path == change.path) {
             return Err(Error::InvalidInput(format!(
@@ -333,6 +376,7 @@ pub fn edit(
         kind: opts.kind,
         created_at: 0,
         changes,
+        added_bytes,
     };
     commit_checkpoint(p, session, template, blobs)
 }
@@ -372,6 +416,7 @@ pub fn failed_capture(
                 reason: opts.reason,
             },
         }],
+        added_bytes: 0,
     };
     commit_checkpoint(p, session, template, Vec::new())
 }

@@ -134,6 +134,7 @@ pub(crate) fn push_message(batch: &mut Batch, m: &Message) {
         seq: m.seq,
         message: m.id.clone(),
         body: encode(m),
+        boundary: m.compaction.is_some(),
     });
 }
 

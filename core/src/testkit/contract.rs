@@ -39,6 +39,7 @@ macro_rules! store_contract {
                     seq,
                     message: MessageId::parse(&format!("msg_{n}{seq}")).expect("valid"),
                     body: format!("{{\"seq\":{seq}}}"),
+                    boundary: false,
                 }
             }
 
@@ -68,6 +69,7 @@ macro_rules! store_contract {
                 b.push(Write::PutBlob {
                     hash: ContentHash::of(b"x"),
                     bytes: b"x".to_vec(),
+                    base: None,
                 });
                 b.require(Precondition::LastSeq(sid("a"), 5));
                 let err = s.commit(b).expect_err("precondition must fail");
@@ -89,12 +91,14 @@ macro_rules! store_contract {
                 b.push(Write::PutBlob {
                     hash: ContentHash::of(b"y"),
                     bytes: b"y".to_vec(),
+                    base: None,
                 });
                 b.push(Write::AppendMessage {
                     session: sid("a"),
                     seq: 1,
                     message: MessageId::parse("msg_other").expect("valid"),
                     body: "{}".into(),
+                    boundary: false,
                 });
                 assert!(s.commit(b).is_err());
                 assert!(s.blob(&ContentHash::of(b"y")).expect("read").is_none());
@@ -114,6 +118,7 @@ macro_rules! store_contract {
                     seq: 2,
                     checkpoint: CheckpointId::parse("ckp_1").expect("valid"),
                     body: "{}".into(),
+                    bytes: 0,
                 });
                 s.commit(b).expect("commit");
                 assert_eq!(s.last_seq(&sid("a")).expect("read"), 2);
@@ -171,6 +176,7 @@ macro_rules! store_contract {
                     b.push(Write::PutBlob {
                         hash: hash.clone(),
                         bytes: bytes.clone(),
+                        base: None,
                     });
                     s.commit(b).expect("commit");
                 }
@@ -230,6 +236,7 @@ macro_rules! store_contract {
                 stale.push(Write::PutBlob {
                     hash: ContentHash::of(b"z"),
                     bytes: b"z".to_vec(),
+                    base: None,
                 });
                 assert_eq!(
                     s.commit(stale).expect_err("stale").kind(),
@@ -245,6 +252,7 @@ macro_rules! store_contract {
                 fresh.push(Write::PutBlob {
                     hash: ContentHash::of(b"z"),
                     bytes: b"z".to_vec(),
+                    base: None,
                 });
                 s.commit(fresh).expect("commit");
             }
@@ -262,12 +270,14 @@ macro_rules! store_contract {
                     seq: 2,
                     checkpoint: CheckpointId::parse("ckp_a2").expect("valid"),
                     body: "{}".into(),
+                    bytes: 0,
                 });
                 b.push(Write::PutCheckpoint {
                     session: sid("a"),
                     seq: 3,
                     checkpoint: CheckpointId::parse("ckp_a3").expect("valid"),
                     body: "{}".into(),
+                    bytes: 0,
                 });
                 b.push(Write::PutOperation {
                     session: sid("a"),
@@ -282,10 +292,12 @@ macro_rules! store_contract {
                 b.push(Write::PutBlob {
                     hash: ContentHash::of(text.as_bytes()),
                     bytes: text.clone().into_bytes(),
+                    base: None,
                 });
                 b.push(Write::PutBlob {
                     hash: ContentHash::of(b"keep"),
                     bytes: b"keep".to_vec(),
+                    base: None,
                 });
                 b.push(msg("b", 1));
                 s.commit(b).expect("commit");

@@ -192,7 +192,7 @@ impl MemStore {
             {
                 return Err(format!("command {command} already ran in session {parent}"));
             }
-            if let Write::PutBlob { hash, bytes } = w
+            if let Write::PutBlob { hash, bytes, .. } = w
                 && &ContentHash::of(bytes) != hash
             {
                 return Err(format!("blob bytes do not hash to {hash}"));
@@ -229,6 +229,7 @@ impl MemStore {
                 seq,
                 message,
                 body,
+                ..
             } => {
                 let rows = self.sessions.get_mut(&session).expect("validated");
                 rows.messages.insert(seq, (message.to_string(), body));
@@ -247,11 +248,12 @@ impl MemStore {
                 seq,
                 checkpoint,
                 body,
+                ..
             } => {
                 let rows = self.sessions.get_mut(&session).expect("validated");
                 rows.checkpoints.insert(seq, (checkpoint.to_string(), body));
             }
-            Write::PutBlob { hash, bytes } => {
+            Write::PutBlob { hash, bytes, .. } => {
                 self.blobs.entry(hash).or_insert(bytes);
             }
             Write::PutOperation {
@@ -417,6 +419,7 @@ impl Store for MemStore {
                 hash: hash.clone(),
                 size: bytes.len() as u64,
                 stored: bytes.len() as u64,
+                base: None,
             })
             .collect())
     }

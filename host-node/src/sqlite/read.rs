@@ -203,6 +203,7 @@ impl Store for SqliteStore {
                     hash: ContentHash::parse(&hash)?,
                     size: size.max(0) as u64,
                     stored: stored.max(0) as u64,
+                    base: None,
                 })
             })
             .collect())

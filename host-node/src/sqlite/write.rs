@@ -172,6 +172,7 @@ fn apply(conn: &Connection, w: &Write) -> Result<(), HostError> {
             seq,
             message,
             body,
+            ..
         } => exec(
             conn,
             "INSERT INTO messages (session_id, seq, id, body) VALUES (?1, ?2, ?3, ?4)",
@@ -198,6 +199,7 @@ fn apply(conn: &Connection, w: &Write) -> Result<(), HostError> {
             seq,
             checkpoint,
             body,
+            ..
         } => exec(
             conn,
             "INSERT INTO checkpoints (session_id, seq, id, body) VALUES (?1, ?2, ?3, ?4)",
@@ -208,7 +210,7 @@ fn apply(conn: &Connection, w: &Write) -> Result<(), HostError> {
                 body
             ],
         ),
-        Write::PutBlob { hash, bytes } => {
+        Write::PutBlob { hash, bytes, .. } => {
             if ContentHash::of(bytes) != *hash {
                 return Err(error::precondition(format!(
                     "blob bytes do not hash to {hash}"
