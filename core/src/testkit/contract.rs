@@ -424,6 +424,8 @@ macro_rules! store_contract {
                     "a settled journal cannot be settled twice"
                 );
             }
+
+            $crate::store_range_contract!(ranges, $make);
         }
     };
 }

@@ -5,9 +5,9 @@ use super::faults::{Fault, FaultOp, Faults};
 use crate::batch::Batch;
 use crate::error::HostError;
 use crate::hash::ContentHash;
-use crate::id::{CommandId, SessionId, TurnId};
+use crate::id::{CheckpointId, CommandId, MessageId, SessionId, TurnId};
 use crate::path::WorkPath;
-use crate::ports::{BlobInfo, Row, Store, StoreWrite, Workspace};
+use crate::ports::{BlobInfo, Row, SeqRange, Store, StoreWrite, Workspace};
 
 /// A host with fault injection in front of it.
 #[derive(Debug, Default)]
@@ -90,6 +90,41 @@ impl<S: Store> Store for Faulty<S> {
     }
     fn version(&self) -> Result<u64, HostError> {
         self.inner.version()
+    }
+    fn message(&self, s: &SessionId, m: &MessageId) -> Result<Option<Row>, HostError> {
+        self.inner.message(s, m)
+    }
+    fn messages_in(&self, s: &SessionId, r: SeqRange) -> Result<Vec<Row>, HostError> {
+        self.inner.messages_in(s, r)
+    }
+    fn last_messages_in(
+        &self,
+        s: &SessionId,
+        r: SeqRange,
+        n: usize,
+    ) -> Result<Vec<Row>, HostError> {
+        self.inner.last_messages_in(s, r, n)
+    }
+    fn message_count_in(&self, s: &SessionId, r: SeqRange) -> Result<u64, HostError> {
+        self.inner.message_count_in(s, r)
+    }
+    fn boundaries(&self, s: &SessionId) -> Result<Vec<Row>, HostError> {
+        self.inner.boundaries(s)
+    }
+    fn turns_in(&self, s: &SessionId, r: SeqRange) -> Result<Vec<Row>, HostError> {
+        self.inner.turns_in(s, r)
+    }
+    fn checkpoint(&self, s: &SessionId, c: &CheckpointId) -> Result<Option<Row>, HostError> {
+        self.inner.checkpoint(s, c)
+    }
+    fn checkpoints_in(&self, s: &SessionId, r: SeqRange) -> Result<Vec<Row>, HostError> {
+        self.inner.checkpoints_in(s, r)
+    }
+    fn session_bytes(&self, s: &SessionId) -> Result<u64, HostError> {
+        self.inner.session_bytes(s)
+    }
+    fn has_blob(&self, h: &ContentHash) -> Result<bool, HostError> {
+        self.inner.has_blob(h)
     }
 }
 

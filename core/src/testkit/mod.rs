@@ -5,6 +5,7 @@
 //! `MemStore`, and every JSON scenario runs against them.
 
 mod contract;
+mod contract_range;
 mod faults;
 mod faulty;
 mod mem_store;

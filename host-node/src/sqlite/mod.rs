@@ -50,6 +50,8 @@ pub struct SqliteStore {
     lock: Option<lock::ApplyLock>,
     /// No blob inflates past this when its row does not record its size.
     blob_limit: u64,
+    /// The schema version of the file (the latest, unless opened read-only).
+    schema: usize,
 }
 
 impl SqliteStore {
@@ -87,15 +89,17 @@ impl SqliteStore {
         .map_err(|e| error::host(&what, e))?;
         conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
         schema::configure_read_only(&conn, &what)?;
-        Ok(Self::with(conn, location))
+        let schema = schema::applied(&conn, &what)?;
+        Ok(Self::with(conn, location, schema))
     }
 
-    fn with(conn: Connection, location: String) -> Self {
+    fn with(conn: Connection, location: String, schema: usize) -> Self {
         Self {
             conn,
             location,
             lock: None,
             blob_limit: rewind_core::ctx::Limits::default().max_file_bytes,
+            schema,
         }
     }
 
@@ -139,7 +143,7 @@ impl SqliteStore {
         conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
         schema::configure(&conn, what, file)?;
         schema::migrate(&mut conn, what)?;
-        Ok(Self::with(conn, location))
+        Ok(Self::with(conn, location, SCHEMA_VERSION as usize))
     }
 
     /// Where the database lives: the file path, or `:memory:`.

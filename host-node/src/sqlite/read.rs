@@ -4,8 +4,8 @@
 use super::{SqliteStore, error};
 use rewind_core::HostError;
 use rewind_core::hash::ContentHash;
-use rewind_core::id::{CommandId, SessionId, TurnId};
-use rewind_core::ports::{BlobInfo, Row, Store};
+use rewind_core::id::{CheckpointId, CommandId, MessageId, SessionId, TurnId};
+use rewind_core::ports::{BlobInfo, Row, SeqRange, Store};
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OptionalExtension, Params};
 
@@ -73,7 +73,18 @@ fn body(r: &rusqlite::Row<'_>, idx: usize) -> rusqlite::Result<String> {
     }
 }
 
+/// A range's bounds as SQLite integers (`u64::MAX`, open-ended, becomes `i64::MAX`).
+fn bounds(range: SeqRange) -> (i64, i64) {
+    let clamp = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+    (clamp(range.from), clamp(range.to))
+}
+
 impl SqliteStore {
+    /// Whether the file has the range-read columns (a read-only open of an older store does not).
+    fn has_range_columns(&self) -> bool {
+        self.schema >= super::schema::RANGE_VERSION
+    }
+
     fn rows<P: Params>(&self, sql: &str, params: P, what: &str) -> Result<Vec<Row>, HostError> {
         let run = || -> rusqlite::Result<Vec<Row>> {
             let mut stmt = self.conn.prepare_cached(sql)?;
@@ -229,5 +240,126 @@ impl Store for SqliteStore {
         last_seq_of(&self.conn, session)
             .map(Option::unwrap_or_default)
             .map_err(|e| error::host(&format!("cannot read the last seq of session {session}"), e))
+    }
+
+    fn message(&self, session: &SessionId, id: &MessageId) -> Result<Option<Row>, HostError> {
+        self.row(
+            "SELECT id, seq, body FROM messages WHERE session_id = ?1 AND id = ?2",
+            [session.as_str(), id.as_str()],
+            &format!("message {id} of session {session}"),
+        )
+    }
+
+    fn messages_in(&self, session: &SessionId, range: SeqRange) -> Result<Vec<Row>, HostError> {
+        let (from, to) = bounds(range);
+        self.rows(
+            "SELECT id, seq, body FROM messages WHERE session_id = ?1 AND seq >= ?2 AND seq < ?3
+             ORDER BY seq",
+            rusqlite::params![session.as_str(), from, to],
+            &format!("messages of session {session}"),
+        )
+    }
+
+    fn last_messages_in(
+        &self,
+        session: &SessionId,
+        range: SeqRange,
+        limit: usize,
+    ) -> Result<Vec<Row>, HostError> {
+        let (from, to) = bounds(range);
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let mut rows = self.rows(
+            "SELECT id, seq, body FROM messages WHERE session_id = ?1 AND seq >= ?2 AND seq < ?3
+             ORDER BY seq DESC LIMIT ?4",
+            rusqlite::params![session.as_str(), from, to, limit],
+            &format!("messages of session {session}"),
+        )?;
+        rows.reverse();
+        Ok(rows)
+    }
+
+    fn message_count_in(&self, session: &SessionId, range: SeqRange) -> Result<u64, HostError> {
+        let (from, to) = bounds(range);
+        let run = || -> rusqlite::Result<u64> {
+            self.conn
+                .prepare_cached(
+                    "SELECT count(*) FROM messages WHERE session_id = ?1 AND seq >= ?2 AND seq < ?3",
+                )?
+                .query_row(rusqlite::params![session.as_str(), from, to], |r| {
+                    unsigned(r, 0)
+                })
+        };
+        run().map_err(|e| error::host(&format!("cannot count messages of session {session}"), e))
+    }
+
+    fn boundaries(&self, session: &SessionId) -> Result<Vec<Row>, HostError> {
+        if !self.has_range_columns() {
+            let mut rows = self.messages(session)?;
+            rows.retain(|r| rewind_core::ports::probe_boundary(&r.body));
+            return Ok(rows);
+        }
+        self.rows(
+            "SELECT id, seq, body FROM messages WHERE session_id = ?1 AND boundary = 1 ORDER BY seq",
+            [session.as_str()],
+            &format!("compaction summaries of session {session}"),
+        )
+    }
+
+    fn turns_in(&self, session: &SessionId, range: SeqRange) -> Result<Vec<Row>, HostError> {
+        let (from, to) = bounds(range);
+        self.rows(
+            "SELECT id, seq, body FROM turns WHERE session_id = ?1 AND seq >= ?2 AND seq < ?3
+             ORDER BY seq, id",
+            rusqlite::params![session.as_str(), from, to],
+            &format!("turns of session {session}"),
+        )
+    }
+
+    fn checkpoint(&self, session: &SessionId, id: &CheckpointId) -> Result<Option<Row>, HostError> {
+        self.row(
+            "SELECT id, seq, body FROM checkpoints WHERE session_id = ?1 AND id = ?2",
+            [session.as_str(), id.as_str()],
+            &format!("checkpoint {id} of session {session}"),
+        )
+    }
+
+    fn checkpoints_in(&self, session: &SessionId, range: SeqRange) -> Result<Vec<Row>, HostError> {
+        let (from, to) = bounds(range);
+        self.rows(
+            "SELECT id, seq, body FROM checkpoints WHERE session_id = ?1 AND seq >= ?2 AND seq < ?3
+             ORDER BY seq",
+            rusqlite::params![session.as_str(), from, to],
+            &format!("checkpoints of session {session}"),
+        )
+    }
+
+    fn session_bytes(&self, session: &SessionId) -> Result<u64, HostError> {
+        if !self.has_range_columns() {
+            return Ok(self
+                .checkpoints(session)?
+                .iter()
+                .map(|r| rewind_core::ports::probe_added_bytes(&r.body))
+                .sum());
+        }
+        let run = || -> rusqlite::Result<Option<u64>> {
+            self.conn
+                .prepare_cached("SELECT bytes FROM sessions WHERE id = ?1")?
+                .query_row([session.as_str()], |r| unsigned(r, 0))
+                .optional()
+        };
+        run()
+            .map(Option::unwrap_or_default)
+            .map_err(|e| error::host(&format!("cannot read the size of session {session}"), e))
+    }
+
+    fn has_blob(&self, hash: &ContentHash) -> Result<bool, HostError> {
+        let run = || -> rusqlite::Result<bool> {
+            self.conn
+                .prepare_cached("SELECT 1 FROM blobs WHERE hash = ?1")?
+                .query_row([hash.as_str()], |_| Ok(()))
+                .optional()
+                .map(|found| found.is_some())
+        };
+        run().map_err(|e| error::host(&format!("cannot look up blob {}", hash.short()), e))
     }
 }

@@ -14,7 +14,7 @@ pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
 /// Migration `i` takes a database from version `i` to `i + 1`. Append only; never edit one that
 /// has shipped.
-const MIGRATIONS: &[&str] = &[V1, V2, V3, V4];
+const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5];
 
 /// Version 1, the initial schema.
 ///
@@ -128,6 +128,29 @@ CREATE TABLE store_info (
 ) STRICT;
 ";
 
+/// Version 5: what range reads need without decoding bodies. `messages.boundary` flags
+/// compaction summaries (partial index `messages_boundaries`), `checkpoints.bytes` is the
+/// content a checkpoint brought into the store and `sessions.bytes` their running total (a
+/// quota check reads one row). Existing rows are backfilled from their bodies; a body that is
+/// not JSON counts as no boundary and no bytes.
+const V5: &str = "
+ALTER TABLE messages ADD COLUMN boundary INTEGER NOT NULL DEFAULT 0;
+UPDATE messages SET boundary = CASE WHEN json_valid(body)
+    THEN json_type(body, '$.compaction') IS NOT NULL AND json_type(body, '$.compaction') != 'null'
+    ELSE 0 END;
+CREATE INDEX messages_boundaries ON messages (session_id, seq) WHERE boundary = 1;
+ALTER TABLE checkpoints ADD COLUMN bytes INTEGER NOT NULL DEFAULT 0;
+UPDATE checkpoints SET bytes = CASE WHEN json_valid(body)
+    AND json_type(body, '$.addedBytes') = 'integer' THEN max(json_extract(body, '$.addedBytes'), 0)
+    ELSE 0 END;
+ALTER TABLE sessions ADD COLUMN bytes INTEGER NOT NULL DEFAULT 0;
+UPDATE sessions SET bytes = (SELECT coalesce(sum(bytes), 0) FROM checkpoints WHERE session_id = sessions.id);
+";
+
+/// The first schema with the range-read columns of [`V5`]; a read-only open of an older store
+/// answers range reads by scanning instead.
+pub(super) const RANGE_VERSION: usize = 5;
+
 /// The oldest schema a read-only open understands: reads need the V3 blob columns; anything
 /// later is optional for them.
 pub(super) const MIN_READ_VERSION: usize = 3;
@@ -212,7 +235,7 @@ pub(super) fn migrate(conn: &mut Connection, what: &str) -> Result<(), HostError
 }
 
 /// How many migrations the database has had, checked against what this build knows.
-fn applied(conn: &Connection, what: &str) -> Result<usize, HostError> {
+pub(super) fn applied(conn: &Connection, what: &str) -> Result<usize, HostError> {
     let version: i64 = conn
         .pragma_query_value(None, "user_version", |row| row.get(0))
         .map_err(|e| error::host(what, e))?;

@@ -172,15 +172,16 @@ fn apply(conn: &Connection, w: &Write) -> Result<(), HostError> {
             seq,
             message,
             body,
-            ..
+            boundary,
         } => exec(
             conn,
-            "INSERT INTO messages (session_id, seq, id, body) VALUES (?1, ?2, ?3, ?4)",
+            "INSERT INTO messages (session_id, seq, id, body, boundary) VALUES (?1, ?2, ?3, ?4, ?5)",
             params![
                 session.as_str(),
                 signed(*seq, "seq")?,
                 message.as_str(),
-                body
+                body,
+                i64::from(*boundary)
             ],
         ),
         Write::PutTurn {
@@ -199,17 +200,28 @@ fn apply(conn: &Connection, w: &Write) -> Result<(), HostError> {
             seq,
             checkpoint,
             body,
-            ..
-        } => exec(
-            conn,
-            "INSERT INTO checkpoints (session_id, seq, id, body) VALUES (?1, ?2, ?3, ?4)",
-            params![
-                session.as_str(),
-                signed(*seq, "seq")?,
-                checkpoint.as_str(),
-                body
-            ],
-        ),
+            bytes,
+        } => {
+            let bytes = signed(*bytes, "bytes")?;
+            exec(
+                conn,
+                "INSERT INTO checkpoints (session_id, seq, id, body, bytes) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![
+                    session.as_str(),
+                    signed(*seq, "seq")?,
+                    checkpoint.as_str(),
+                    body,
+                    bytes
+                ],
+            )
+            .and_then(|_| {
+                exec(
+                    conn,
+                    "UPDATE sessions SET bytes = bytes + ?2 WHERE id = ?1",
+                    params![session.as_str(), bytes],
+                )
+            })
+        }
         Write::PutBlob { hash, bytes, .. } => {
             if ContentHash::of(bytes) != *hash {
                 return Err(error::precondition(format!(
@@ -250,9 +262,17 @@ fn apply(conn: &Connection, w: &Write) -> Result<(), HostError> {
             checkpoint,
         } => exec(
             conn,
-            "DELETE FROM checkpoints WHERE session_id = ?1 AND id = ?2",
+            "UPDATE sessions SET bytes = max(bytes - coalesce((SELECT bytes FROM checkpoints
+                     WHERE session_id = ?1 AND id = ?2), 0), 0) WHERE id = ?1",
             [session.as_str(), checkpoint.as_str()],
-        ),
+        )
+        .and_then(|_| {
+            exec(
+                conn,
+                "DELETE FROM checkpoints WHERE session_id = ?1 AND id = ?2",
+                [session.as_str(), checkpoint.as_str()],
+            )
+        }),
         Write::DeleteSession { session } => {
             for sql in [
                 "DELETE FROM messages WHERE session_id = ?1",
