@@ -7,9 +7,9 @@ use crate::branch::{Evaluation, Scope};
 use crate::conversation::{self, stop_turns};
 use crate::ctx::Ports;
 use crate::error::ErrorKind;
-use crate::files::{self, ApplyOutcome, Finish, Target, gather, outcome, plan};
+use crate::files::{self, ApplyOutcome, Finish, Target, gather, log_for, outcome, plan};
 use crate::id::{MessageId, SessionId};
-use crate::load::SessionLog;
+use crate::load;
 use crate::model::{OpTarget, OperationKind, Policy};
 use crate::path::WorkPath;
 use serde::{Deserialize, Serialize};
@@ -69,15 +69,17 @@ impl Error {
 
 /// Rewind conversation and files to before a prompt, as one unit.
 pub fn rewind(p: &mut Ports<'_>, session: &SessionId, opts: Options) -> Result<Outcome, Error> {
-    let log = SessionLog::load(p.store, session).map_err(files::Error::from)?;
-    let conv = conversation::plan(&log, &opts.to, Scope::Both, true)?;
+    let base = load::session(p.store, session).map_err(files::Error::from)?;
+    let conv = conversation::plan(p.store, &base, &opts.to, Scope::Both, true)?;
     let filter = opts
         .paths
         .iter()
         .map(|p| WorkPath::parse(p))
         .collect::<Result<Vec<_>, _>>()
         .map_err(files::Error::from)?;
-    let gathered = gather(&log, &Target::Since(conv.target.clone()), &filter)?;
+    let target = Target::Since(conv.target.clone());
+    let log = log_for(p.store, session, &target)?;
+    let gathered = gather(&log, &target, &filter)?;
     let plan = plan(p.store, p.workspace, session.clone(), gathered)?;
     let preview = plan.preview();
     let blocked = opts.policy != Policy::Skip && !preview.unsafe_files.is_empty() && {

@@ -9,8 +9,10 @@ use crate::error::{ErrorKind, HostError, HostErrorKind};
 use crate::files::undone_changes;
 use crate::id::{MessageId, OperationId, SessionId, TurnId};
 use crate::load::{self, SessionLog, encode};
-use crate::model::{MessageKind, Operation, OperationKind, Role, Session};
+use crate::model::{Message, MessageKind, Operation, OperationKind, Role, Session};
+use crate::ports::{SeqRange, Store};
 use crate::record;
+use crate::window;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
@@ -118,36 +120,54 @@ impl ConversationPlan {
 }
 
 /// Plan a move of the cursor to before `to`. Only in `conversation` scope does an assistant id
-/// map back to its prompt; `both` must name the prompt itself.
+/// map back to its prompt; `both` must name the prompt itself. Reads the target, the branch from
+/// it on, the last compaction and a count: the cost follows what the rewind removes.
 pub(crate) fn plan(
-    log: &SessionLog,
+    store: &dyn Store,
+    session: &Session,
     to: &MessageId,
     scope: Scope,
     checkpoint_available: bool,
 ) -> Result<ConversationPlan, Error> {
-    let active = branch::select(&log.session, &log.messages);
-    let requested_index = active
-        .iter()
-        .position(|m| &m.id == to)
-        .ok_or_else(|| Error::NotOnBranch(to.clone()))?;
-    let index = if scope == Scope::Conversation {
-        active[..=requested_index]
-            .iter()
-            .rposition(|m| m.is_prompt())
+    let host = |e: HostError| Error::Load(load::Error::Host(e));
+    // A row that does not decode is not on the branch, as branch selection has it.
+    let requested = match window::message(store, &session.id, to) {
+        Ok(m) if session.branch.contains(m.seq) => m,
+        Ok(_) | Err(load::Error::NotFound { .. } | load::Error::Corrupt { .. }) => {
+            return Err(Error::NotOnBranch(to.clone()));
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let target = if scope == Scope::Conversation && !requested.is_prompt() {
+        window::latest_active(store, session, requested.seq, Message::is_prompt)
+            .map_err(host)?
             .ok_or_else(|| Error::NotAPrompt(to.clone()))?
     } else {
-        requested_index
+        requested
     };
-    let target = active[index];
     if !target.is_prompt() {
         return Err(Error::NotAPrompt(to.clone()));
     }
-    let evaluation = branch::evaluate_rewind_target(
-        &branch::items(&active),
-        &target.id,
-        scope,
-        checkpoint_available,
-    );
+    let tail = window::messages_in(store, &session.id, SeqRange::from(target.seq))?.items;
+    let removed: Vec<&Message> = tail
+        .iter()
+        .filter(|m| session.branch.contains(m.seq))
+        .collect();
+    // The evaluation only needs the order of the target and the last compaction: a compaction
+    // before the target stands in for the whole kept prefix.
+    let mut items = Vec::new();
+    if let Some(b) = window::last_boundary(store, session)
+        .map_err(host)?
+        .filter(|b| b.seq < target.seq)
+    {
+        items.push(branch::Item {
+            id: b.id,
+            boundary: true,
+        });
+    }
+    items.extend(branch::items(&removed));
+    let evaluation =
+        branch::evaluate_rewind_target(&items, &target.id, scope, checkpoint_available);
     if !evaluation.available {
         return Err(Error::Unavailable {
             target: target.id.clone(),
@@ -155,17 +175,18 @@ pub(crate) fn plan(
         });
     }
     let mut seen = BTreeSet::new();
-    let removed_turns = active[index..]
+    let removed_turns = removed
         .iter()
         .filter_map(|m| m.turn_id.clone())
         .filter(|t| seen.insert(t.clone()))
         .collect();
+    let kept = window::active_count_before(store, session, target.seq).map_err(host)?;
     Ok(ConversationPlan {
-        base: log.session.clone(),
+        base: session.clone(),
         target: target.id.clone(),
         target_seq: target.seq,
         requested: to.clone(),
-        kept: index,
+        kept: usize::try_from(kept).unwrap_or(usize::MAX),
         removed_turns,
         evaluation,
     })
@@ -182,8 +203,17 @@ pub(crate) fn stop_turns(p: &mut Ports<'_>, plan: &ConversationPlan) -> Result<(
 }
 
 /// Files that removed turns changed and that are still on disk: the model is told, so it does
-/// not believe the workspace went back with the conversation.
-fn files_left_behind(log: &SessionLog, plan: &ConversationPlan) -> Vec<String> {
+/// not believe the workspace went back with the conversation. A turn's checkpoints follow its
+/// prompt, so only checkpoints from the earliest removed prompt on are read.
+fn files_left_behind(store: &dyn Store, plan: &ConversationPlan) -> Result<Vec<String>, Error> {
+    let session = &plan.base.id;
+    let mut from = plan.target_seq;
+    for t in &plan.removed_turns {
+        if let Some(row) = store.turn(session, t).map_err(load::Error::Host)? {
+            from = from.min(row.seq);
+        }
+    }
+    let log = SessionLog::tail(store, session, from)?;
     let undone = undone_changes(&log.operations);
     let removed: BTreeSet<&TurnId> = plan.removed_turns.iter().collect();
     let paths: BTreeSet<String> = log
@@ -197,15 +227,15 @@ fn files_left_behind(log: &SessionLog, plan: &ConversationPlan) -> Vec<String> {
                 .map(|ch| ch.path.to_string())
         })
         .collect();
-    paths.into_iter().collect()
+    Ok(paths.into_iter().collect())
 }
 
 /// Rewind the conversation to before a prompt.
 pub fn rewind(p: &mut Ports<'_>, session: &SessionId, opts: Options) -> Result<Outcome, Error> {
     let mut stopped = false;
     for _ in 0..8 {
-        let log = SessionLog::load(p.store, session)?;
-        let plan = plan(&log, &opts.to, Scope::Conversation, false)?;
+        let base = load::session(p.store, session)?;
+        let plan = plan(p.store, &base, &opts.to, Scope::Conversation, false)?;
         if !stopped {
             stop_turns(p, &plan).map_err(Error::StopFailed)?;
             stopped = true;
@@ -245,7 +275,7 @@ pub fn rewind(p: &mut Ports<'_>, session: &SessionId, opts: Options) -> Result<O
             operation: op.id.clone(),
             body: encode(&op),
         });
-        let left = files_left_behind(&log, &plan);
+        let left = files_left_behind(p.store, &plan)?;
         if !left.is_empty() {
             let text = format!(
                 "The conversation was rewound to before an earlier prompt. Files changed by the removed turns were \

@@ -2,15 +2,15 @@
 //! retried; the errors say so. Guards run before anything is stopped or written.
 
 use crate::both;
-use crate::branch;
 use crate::conversation;
 use crate::ctx::Ports;
 use crate::error::ErrorKind;
 use crate::files::{self, Preview, TargetOptions};
 use crate::id::{MessageId, OperationId, SessionId, TurnId};
-use crate::load::{self, SessionLog};
-use crate::model::{MessageKind, Policy, Role};
+use crate::load;
+use crate::model::{Message, MessageKind, Policy, Role};
 use crate::record::{self, PromptOptions};
+use crate::window;
 use serde::{Deserialize, Serialize};
 
 /// What happens to the files of the edited turn.
@@ -147,10 +147,10 @@ pub fn edit_last_prompt(
             message: "input must not be empty".into(),
         });
     }
-    let log = SessionLog::load(p.store, session)?;
-    let active = branch::select(&log.session, &log.messages);
-    let latest = active.iter().rev().find(|m| m.is_prompt());
-    if latest.map(|m| &m.id) != Some(&opts.message_id) {
+    let s = load::session(p.store, session)?;
+    let latest = window::latest_active(p.store, &s, u64::MAX, Message::is_prompt)
+        .map_err(load::Error::Host)?;
+    if latest.map(|m| m.id).as_ref() != Some(&opts.message_id) {
         return Err(Error::Guard {
             code: "guard.latestQueryEditOnly",
             message: format!(
@@ -236,13 +236,12 @@ pub fn retry_last_reply(
     session: &SessionId,
     opts: RetryOptions,
 ) -> Result<Outcome, Error> {
-    let log = SessionLog::load(p.store, session)?;
-    let active = branch::select(&log.session, &log.messages);
-    let latest = active
-        .iter()
-        .rev()
-        .find(|m| m.role == Role::Assistant && m.kind == MessageKind::Reply);
-    let latest_prompt = active.iter().rev().find(|m| m.is_prompt());
+    let s = load::session(p.store, session)?;
+    let newest = |pick: fn(&Message) -> bool| {
+        window::latest_active(p.store, &s, u64::MAX, pick).map_err(load::Error::Host)
+    };
+    let latest = newest(|m| m.role == Role::Assistant && m.kind == MessageKind::Reply)?;
+    let latest_prompt = newest(Message::is_prompt)?;
     let guard = || Error::Guard {
         code: "guard.latestAssistantRetryOnly",
         message: format!(

@@ -100,6 +100,7 @@ pub mod stats;
 #[cfg(feature = "testkit")]
 pub mod testkit;
 pub mod undo;
+pub mod window;
 
 pub use engine::Engine;
 pub use error::{Coded, ErrorKind, HostError, HostErrorKind};

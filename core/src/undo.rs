@@ -7,7 +7,7 @@ use crate::ctx::Ports;
 use crate::error::ErrorKind;
 use crate::files::{self, ApplyOutcome, Change, Finish, Gathered, in_effect, outcome, plan};
 use crate::id::{OperationId, SessionId};
-use crate::load::{self, SessionLog};
+use crate::load;
 use crate::model::{OpTarget, OperationKind, Policy};
 use crate::patch::LineStats;
 use serde::Deserialize;
@@ -55,9 +55,10 @@ impl Error {
 
 /// Undo a file-writing operation (a file rewind, the file part of `both`, or an undo).
 pub fn undo(p: &mut Ports<'_>, session: &SessionId, opts: Options) -> Result<ApplyOutcome, Error> {
-    let log = SessionLog::load(p.store, session)?;
-    let op = log
-        .operations
+    // An undo needs the operation log only (it grows with rewinds, not with messages).
+    load::session(p.store, session)?;
+    let operations = load::operations(p.store, session)?.items;
+    let op = operations
         .iter()
         .find(|o| o.id == opts.operation_id)
         .ok_or_else(|| load::Error::NotFound {
@@ -67,7 +68,7 @@ pub fn undo(p: &mut Ports<'_>, session: &SessionId, opts: Options) -> Result<App
     if !op.kind.writes_files() || op.files.is_empty() {
         return Err(Error::NothingToUndo(op.id.clone()));
     }
-    if !in_effect(&log.operations, &op.id) {
+    if !in_effect(&operations, &op.id) {
         return Err(Error::AlreadyUndone(op.id.clone()));
     }
     let changes = op

@@ -3,11 +3,13 @@
 
 use super::{Error, Target, history};
 use crate::hash::ContentHash;
-use crate::id::CheckpointId;
+use crate::id::{CheckpointId, SessionId};
 use crate::load::{self, Diagnostic, SessionLog};
 use crate::model::{Capture, Checkpoint};
 use crate::patch::{self, LineStats};
 use crate::path::WorkPath;
+use crate::ports::Store;
+use crate::window;
 use std::collections::BTreeSet;
 
 /// One recorded change of one path, as the planner sees it: undoing it means "expect `after`
@@ -191,6 +193,35 @@ fn after(log: &SessionLog, seq: u64) -> (Vec<&Checkpoint>, Vec<Diagnostic>) {
         log.checkpoints.iter().filter(|c| c.seq > seq).collect(),
         corrupt,
     )
+}
+
+/// The part of the session's log a target can reach: everything from the target's first seq on
+/// (a prompt, a turn's prompt, a checkpoint), so a rewind of a recent turn reads that turn and
+/// what came after it, never the whole session. `gather` on this log sees exactly what it
+/// would on the whole log.
+pub(crate) fn log_for(
+    store: &dyn Store,
+    session: &SessionId,
+    target: &Target,
+) -> Result<SessionLog, Error> {
+    let from = match target {
+        Target::Since(id) => window::message(store, session, id)?.seq,
+        Target::Turn(id) => load::turn(store, session, id)?.prompt_seq,
+        Target::TurnOf(id) => {
+            let m = window::message(store, session, id)?;
+            match &m.turn_id {
+                Some(turn) => load::turn(store, session, turn)?.prompt_seq.min(m.seq),
+                None => m.seq,
+            }
+        }
+        // A missing checkpoint leaves an empty window: `resolve` then tells "dropped by
+        // retention" from "never existed" through the operation log, which is always whole.
+        Target::Checkpoint(id) => match store.checkpoint(session, id).map_err(load::Error::Host)? {
+            Some(row) => row.seq,
+            None => u64::MAX,
+        },
+    };
+    Ok(SessionLog::tail(store, session, from)?)
 }
 
 fn not_found(what: &'static str, id: &impl std::fmt::Display) -> Error {

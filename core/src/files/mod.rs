@@ -9,7 +9,7 @@ mod verbs;
 
 pub use execute::RestoredFile;
 pub(crate) use execute::{Finish, execute};
-pub(crate) use gather::{Change, Gathered, gather, gather_after};
+pub(crate) use gather::{Change, Gathered, gather, gather_after, log_for};
 pub use history::{in_effect, undone_changes, undone_operations};
 pub(crate) use plan::{Plan, plan};
 pub use verbs::{ApplyOptions, ApplyOutcome, PreviewOptions, TargetOptions, apply, preview};

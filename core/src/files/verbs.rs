@@ -1,7 +1,7 @@
 //! The `preview` and `apply` verbs over a since / turn / checkpoint target.
 
 use super::execute::{Executed, Finish, RestoredFile, execute};
-use super::gather::gather;
+use super::gather::{gather, log_for};
 use super::plan::plan;
 use super::{Error, Preview, Target};
 use crate::batch::Batch;
@@ -128,7 +128,7 @@ pub fn preview(
 ) -> Result<Preview, Error> {
     let target = opts.target()?;
     let filter = opts.filter()?;
-    let log = SessionLog::load(p.store, session)?;
+    let log = log_for(p.store, session, &target)?;
     let gathered = gather(&log, &target, &filter)?;
     Ok(plan(p.store, p.workspace, session.clone(), gathered)?.preview())
 }
@@ -167,7 +167,7 @@ pub fn apply(
 ) -> Result<ApplyOutcome, Error> {
     let target = opts.target.target()?;
     let filter = opts.target.filter()?;
-    let log = SessionLog::load(p.store, session)?;
+    let log = log_for(p.store, session, &target)?;
     let gathered = gather(&log, &target, &filter)?;
     let plan = plan(p.store, p.workspace, session.clone(), gathered)?;
     let preview = plan.preview();

@@ -270,12 +270,10 @@ pub fn compaction(
     if let Some(t) = &opts.turn_id {
         live_turn(p, &s, t)?;
     }
-    let messages = load::messages(p.store, session)?.items;
-    let covers_through = messages
-        .iter()
-        .rev()
-        .find(|m| s.branch.contains(m.seq))
-        .map(|m| m.id.clone());
+    // The summary covers everything on the branch so far: the newest active message.
+    let covers_through = crate::window::latest_active(p.store, &s, u64::MAX, |_| true)
+        .map_err(load::Error::Host)?
+        .map(|m| m.id);
     append(p, session, |p, seq| {
         let mut m = new_message(
             p,

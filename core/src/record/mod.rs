@@ -26,7 +26,7 @@ use crate::batch::{Batch, Precondition};
 use crate::ctx::Ports;
 use crate::error::{ErrorKind, HostError, HostErrorKind};
 use crate::id::{SessionId, TurnId};
-use crate::load::{self, SessionLog};
+use crate::load;
 use crate::model::{Session, Turn};
 
 /// Failures of the recording verbs.
@@ -110,9 +110,4 @@ pub(crate) fn live_turn(p: &Ports<'_>, session: &Session, turn: &TurnId) -> Resu
         });
     }
     Ok(turn)
-}
-
-/// The full log, for verbs that need the transcript (turn completion).
-pub(crate) fn log(p: &Ports<'_>, session: &SessionId) -> Result<SessionLog, Error> {
-    Ok(SessionLog::load(p.store, session)?)
 }

@@ -1,9 +1,10 @@
-use super::{Error, live_turn, log};
+use super::{Error, live_turn};
 use crate::batch::{Batch, Write};
 use crate::ctx::Ports;
 use crate::id::{SessionId, TurnId};
 use crate::load::{self, encode};
 use crate::model::{MessageStatus, Role, StableBoundary, TurnStatus};
+use crate::ports::SeqRange;
 use serde::{Deserialize, Serialize};
 
 /// Options of [`complete_turn`].
@@ -46,9 +47,10 @@ pub fn complete_turn(
     if turn.status != TurnStatus::Running {
         return Err(Error::TurnEnded(turn.id));
     }
-    let log = log(p, session)?;
-    let ordered: Vec<_> = log
-        .messages
+    // The turn's messages all follow its prompt: read from there, not the whole transcript.
+    let tail = crate::window::messages_in(p.store, session, SeqRange::from(turn.prompt_seq))?;
+    let ordered: Vec<_> = tail
+        .items
         .iter()
         .filter(|m| m.turn_id.as_ref() == Some(&turn.id) && s.branch.contains(m.seq))
         .collect();

@@ -1,0 +1,117 @@
+//! Range reads on stores made before schema v5: migrating one fills in what the range reads
+//! index (compaction flags, checkpoint bytes, the per-session total), and a read-only open of
+//! one, which cannot migrate, still answers them by scanning.
+
+use rewind_core::batch::{Batch, Precondition, Write};
+use rewind_core::id::{CheckpointId, MessageId, SessionId};
+use rewind_core::ports::{SeqRange, Store, StoreWrite};
+use rewind_host::SqliteStore;
+use rusqlite::Connection;
+use std::path::Path;
+use tempfile::TempDir;
+
+fn sid() -> SessionId {
+    SessionId::parse("ses_a").expect("valid")
+}
+
+/// A store with a summary at seq 2 (and a message whose compaction is null at 1, a corrupt
+/// row at 3), and checkpoints of 40 and 2 bytes, turned back into a version-4 file: the v5
+/// columns and index dropped, `user_version` 4.
+fn v4_store(dir: &TempDir) -> std::path::PathBuf {
+    let path = dir.path().join("rewind.db");
+    let mut s = SqliteStore::open(&path).expect("open");
+    let mut b = Batch::new();
+    b.require(Precondition::SessionAbsent(sid()));
+    b.push(Write::CreateSession {
+        session: sid(),
+        body: "{}".into(),
+    });
+    for (seq, body) in [
+        (1, "{\"seq\":1,\"compaction\":null}"),
+        (
+            2,
+            "{\"seq\":2,\"compaction\":{\"coversThrough\":\"msg_1\"}}",
+        ),
+        (3, "not json {"),
+    ] {
+        b.push(Write::AppendMessage {
+            session: sid(),
+            seq,
+            message: MessageId::parse(&format!("msg_{seq}")).expect("valid"),
+            body: body.into(),
+            boundary: false, // what a v4 writer knew: nothing
+        });
+    }
+    for (seq, bytes) in [(4u64, 40u64), (5, 2)] {
+        b.push(Write::PutCheckpoint {
+            session: sid(),
+            seq,
+            checkpoint: CheckpointId::parse(&format!("ckp_{seq}")).expect("valid"),
+            body: format!("{{\"seq\":{seq},\"addedBytes\":{bytes}}}"),
+            bytes: 0,
+        });
+    }
+    s.commit(b).expect("fill");
+    drop(s);
+    let conn = Connection::open(&path).expect("raw");
+    conn.execute_batch(
+        "DROP INDEX messages_boundaries;
+         ALTER TABLE messages DROP COLUMN boundary;
+         ALTER TABLE checkpoints DROP COLUMN bytes;
+         ALTER TABLE sessions DROP COLUMN bytes;
+         PRAGMA user_version = 4;",
+    )
+    .expect("downgrade to v4");
+    path
+}
+
+fn version(path: &Path) -> i64 {
+    Connection::open(path)
+        .expect("raw")
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .expect("version")
+}
+
+#[test]
+fn migrating_a_v4_store_fills_in_what_range_reads_index() {
+    let dir = TempDir::new().expect("temp dir");
+    let path = v4_store(&dir);
+    let s = SqliteStore::open(&path).expect("migrate");
+    assert_eq!(version(&path), rewind_host::sqlite::SCHEMA_VERSION);
+    let seqs: Vec<u64> = s
+        .boundaries(&sid())
+        .expect("read")
+        .iter()
+        .map(|r| r.seq)
+        .collect();
+    assert_eq!(
+        seqs,
+        [2],
+        "a null compaction and a corrupt row are not boundaries"
+    );
+    assert_eq!(s.session_bytes(&sid()).expect("read"), 42);
+    assert_eq!(s.message_count_in(&sid(), SeqRange::ALL).expect("count"), 3);
+}
+
+#[test]
+fn a_read_only_open_of_a_v4_store_answers_range_reads_by_scanning() {
+    let dir = TempDir::new().expect("temp dir");
+    let path = v4_store(&dir);
+    let s = SqliteStore::open_read_only(&path).expect("read-only");
+    let seqs: Vec<u64> = s
+        .boundaries(&sid())
+        .expect("read")
+        .iter()
+        .map(|r| r.seq)
+        .collect();
+    assert_eq!(seqs, [2]);
+    assert_eq!(s.session_bytes(&sid()).expect("read"), 42);
+    assert_eq!(
+        s.messages_in(&sid(), SeqRange::new(2, 4))
+            .expect("read")
+            .len(),
+        2
+    );
+    drop(s);
+    assert_eq!(version(&path), 4, "reading never migrates");
+}
