@@ -170,7 +170,7 @@ pub(crate) fn plan(
         branch::evaluate_rewind_target(&items, &target.id, scope, checkpoint_available);
     if !evaluation.available {
         return Err(Error::Unavailable {
-            target: target.id.clone(),
+            target: target.id,
             reason: evaluation.reason,
         });
     }
@@ -183,7 +183,7 @@ pub(crate) fn plan(
     let kept = window::active_count_before(store, session, target.seq).map_err(host)?;
     Ok(ConversationPlan {
         base: session.clone(),
-        target: target.id.clone(),
+        target: target.id,
         target_seq: target.seq,
         requested: to.clone(),
         kept: usize::try_from(kept).unwrap_or(usize::MAX),

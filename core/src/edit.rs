@@ -256,14 +256,8 @@ pub fn retry_last_reply(
         .filter(|pr| pr.seq < reply.seq && pr.turn_id == reply.turn_id)
         .ok_or_else(guard)?;
     let text = prompt.text();
-    let payload = prompt.payload.clone();
-    let out = conversation::rewind(
-        p,
-        session,
-        conversation::Options {
-            to: reply.id.clone(),
-        },
-    )?;
+    let payload = prompt.payload;
+    let out = conversation::rewind(p, session, conversation::Options { to: reply.id })?;
     let new = record::prompt(
         p,
         session,
