@@ -9,6 +9,8 @@ pub mod hashing;
 pub mod ops;
 pub mod report;
 pub mod resume;
+pub mod scale_data;
+pub mod scaling;
 pub mod session;
 pub mod storage;
 pub mod workload;

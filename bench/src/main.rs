@@ -12,7 +12,7 @@
 
 use rewind_bench::harness::Result;
 use rewind_bench::report::{self, Table};
-use rewind_bench::{checkpoint, corpus, hashing, ops, resume, session, storage};
+use rewind_bench::{checkpoint, corpus, hashing, ops, resume, scaling, session, storage};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -29,6 +29,7 @@ const SCENARIOS: &[&str] = &[
     "long",
     "edits",
     "storage",
+    "scaling",
 ];
 
 /// Command-line options.
@@ -108,6 +109,7 @@ fn scenario(name: &str, root: &Path, data: &Path, n: usize) -> Result<Vec<Table>
             vec![edits, hashing::run_scenario(mb_s)?.0]
         }
         "storage" => vec![storage::run_scenario(data, &corpus)?],
+        "scaling" => scaling::run_scenario(data, &corpus, n)?,
         other => return Err(format!("unknown scenario {other}").into()),
     })
 }

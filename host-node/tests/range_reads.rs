@@ -57,6 +57,7 @@ fn v4_store(dir: &TempDir) -> std::path::PathBuf {
     conn.execute_batch(
         "DROP INDEX messages_boundaries;
          ALTER TABLE messages DROP COLUMN boundary;
+         ALTER TABLE messages DROP COLUMN ord;
          ALTER TABLE checkpoints DROP COLUMN bytes;
          ALTER TABLE sessions DROP COLUMN bytes;
          PRAGMA user_version = 4;",
@@ -91,6 +92,16 @@ fn migrating_a_v4_store_fills_in_what_range_reads_index() {
     );
     assert_eq!(s.session_bytes(&sid()).expect("read"), 42);
     assert_eq!(s.message_count_in(&sid(), SeqRange::ALL).expect("count"), 3);
+    assert_eq!(
+        s.message_count_in(&sid(), SeqRange::new(2, 4))
+            .expect("count"),
+        2
+    );
+    assert_eq!(
+        s.message_count_in(&sid(), SeqRange::new(0, 2))
+            .expect("count"),
+        1
+    );
 }
 
 #[test]
@@ -110,6 +121,11 @@ fn a_read_only_open_of_a_v4_store_answers_range_reads_by_scanning() {
         s.messages_in(&sid(), SeqRange::new(2, 4))
             .expect("read")
             .len(),
+        2
+    );
+    assert_eq!(
+        s.message_count_in(&sid(), SeqRange::new(2, 9))
+            .expect("count"),
         2
     );
     drop(s);

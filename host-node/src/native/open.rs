@@ -184,8 +184,12 @@ pub fn open_with(
 fn protect_store(disk: DiskWorkspace, db: &Path) -> DiskWorkspace {
     let dir = db.parent().filter(|p| !p.as_os_str().is_empty());
     let dir = dir.map_or_else(|| PathBuf::from("."), Path::to_path_buf);
-    let same_as_root = std::fs::canonicalize(&dir).ok().as_deref() == Some(disk.root());
-    if !same_as_root {
+    // A database in the root, or in a directory above it (`--db ~/rewind.db` for `~/project`),
+    // shares its directory with the workspace: protect its own files, not the whole directory.
+    let holds_root = std::fs::canonicalize(&dir)
+        .ok()
+        .is_some_and(|d| disk.root().starts_with(d));
+    if !holds_root {
         return disk.protect(&dir);
     }
     let name = db

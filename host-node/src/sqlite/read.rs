@@ -280,11 +280,22 @@ impl Store for SqliteStore {
 
     fn message_count_in(&self, session: &SessionId, range: SeqRange) -> Result<u64, HostError> {
         let (from, to) = bounds(range);
+        // With `ord`: the ord of the first message at or after each bound (or the count of all
+        // messages past the end), subtracted. Without it (a read-only older store): a scan.
+        let sql = if self.has_range_columns() {
+            "WITH total(n) AS (SELECT coalesce((SELECT ord + 1 FROM messages WHERE session_id = ?1
+                                                ORDER BY seq DESC LIMIT 1), 0))
+             SELECT max(0,
+                 coalesce((SELECT ord FROM messages WHERE session_id = ?1 AND seq >= ?3
+                           ORDER BY seq LIMIT 1), (SELECT n FROM total))
+               - coalesce((SELECT ord FROM messages WHERE session_id = ?1 AND seq >= ?2
+                           ORDER BY seq LIMIT 1), (SELECT n FROM total)))"
+        } else {
+            "SELECT count(*) FROM messages WHERE session_id = ?1 AND seq >= ?2 AND seq < ?3"
+        };
         let run = || -> rusqlite::Result<u64> {
             self.conn
-                .prepare_cached(
-                    "SELECT count(*) FROM messages WHERE session_id = ?1 AND seq >= ?2 AND seq < ?3",
-                )?
+                .prepare_cached(sql)?
                 .query_row(rusqlite::params![session.as_str(), from, to], |r| {
                     unsigned(r, 0)
                 })

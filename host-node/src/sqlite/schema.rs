@@ -129,11 +129,18 @@ CREATE TABLE store_info (
 ";
 
 /// Version 5: what range reads need without decoding bodies. `messages.boundary` flags
-/// compaction summaries (partial index `messages_boundaries`), `checkpoints.bytes` is the
-/// content a checkpoint brought into the store and `sessions.bytes` their running total (a
-/// quota check reads one row). Existing rows are backfilled from their bodies; a body that is
-/// not JSON counts as no boundary and no bytes.
+/// compaction summaries (partial index `messages_boundaries`), `messages.ord` is how many
+/// messages of the session come before the row (so counting a seq range is two lookups, not a
+/// scan), `checkpoints.bytes` is the content a checkpoint brought into the store and
+/// `sessions.bytes` their running total (a quota check reads one row). Existing rows are
+/// backfilled; a body that is not JSON counts as no boundary and no bytes.
 const V5: &str = "
+ALTER TABLE messages ADD COLUMN ord INTEGER NOT NULL DEFAULT 0;
+WITH numbered AS (
+    SELECT rowid AS r, row_number() OVER (PARTITION BY session_id ORDER BY seq) - 1 AS n
+    FROM messages
+)
+UPDATE messages SET ord = numbered.n FROM numbered WHERE numbered.r = messages.rowid;
 ALTER TABLE messages ADD COLUMN boundary INTEGER NOT NULL DEFAULT 0;
 UPDATE messages SET boundary = CASE WHEN json_valid(body)
     THEN json_type(body, '$.compaction') IS NOT NULL AND json_type(body, '$.compaction') != 'null'

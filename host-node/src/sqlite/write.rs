@@ -173,17 +173,25 @@ fn apply(conn: &Connection, w: &Write) -> Result<(), HostError> {
             message,
             body,
             boundary,
-        } => exec(
-            conn,
-            "INSERT INTO messages (session_id, seq, id, body, boundary) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![
-                session.as_str(),
-                signed(*seq, "seq")?,
-                message.as_str(),
-                body,
-                i64::from(*boundary)
-            ],
-        ),
+        } => {
+            let seq = signed(*seq, "seq")?;
+            // `ord` counts the session's messages before this one. The core only appends, so
+            // the last row's ord + 1 is it; a row slipped in below others moves their ords up.
+            exec(
+                conn,
+                "INSERT INTO messages (session_id, seq, id, body, boundary, ord) VALUES (?1, ?2, ?3, ?4, ?5,
+                     coalesce((SELECT ord + 1 FROM messages WHERE session_id = ?1 AND seq < ?2
+                               ORDER BY seq DESC LIMIT 1), 0))",
+                params![session.as_str(), seq, message.as_str(), body, i64::from(*boundary)],
+            )
+            .and_then(|_| {
+                exec(
+                    conn,
+                    "UPDATE messages SET ord = ord + 1 WHERE session_id = ?1 AND seq > ?2",
+                    params![session.as_str(), seq],
+                )
+            })
+        }
         Write::PutTurn {
             session,
             turn,
