@@ -45,7 +45,7 @@ impl Cx {
     }
 
     /// The tool's change of one file: appended to what is on disk now, written, and returned.
-    fn change(&mut self) -> Result<Change> {
+    fn change(&self) -> Result<Change> {
         let path = file_path(self.round % FILES);
         let full = self.ws.join(&path);
         let before = std::fs::read(&full)?;
