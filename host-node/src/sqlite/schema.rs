@@ -191,6 +191,12 @@ pub(super) fn configure(conn: &Connection, what: &str, file: bool) -> Result<(),
         .map_err(fail)?;
     conn.pragma_update(None, "foreign_keys", "ON")
         .map_err(fail)?;
+    // Big batches (a fork copies every message) must not spill pages mid-transaction, and
+    // statement journals (for constraint and trigger rollback) stay in memory, not in temp files.
+    conn.pragma_update(None, "cache_size", -32768)
+        .map_err(fail)?;
+    conn.pragma_update(None, "temp_store", "MEMORY")
+        .map_err(fail)?;
     Ok(())
 }
 

@@ -7,6 +7,7 @@ use super::{SqliteStore, error};
 use rewind_core::HostError;
 use rewind_core::batch::{Batch, Precondition, Write};
 use rewind_core::hash::ContentHash;
+use rewind_core::id::SessionId;
 use rewind_core::ports::StoreWrite;
 use rusqlite::{Connection, OptionalExtension, Params, TransactionBehavior, params};
 
@@ -61,9 +62,13 @@ fn commit(conn: &mut Connection, batch: &Batch) -> Result<(), HostError> {
         for p in &batch.preconditions {
             check(&tx, p)?;
         }
+        let mut running = Running::default();
         for w in &batch.writes {
-            apply(&tx, w)?;
+            apply(&tx, w, &mut running)?;
         }
+        running
+            .flush(&tx)
+            .map_err(|e| error::host("cannot update the sessions' byte totals", e))?;
         tx.prepare_cached("UPDATE meta SET value = value + 1 WHERE key = 'version'")
             .and_then(|mut s| s.execute([]))
             .map_err(|e| error::host("cannot count the commit", e))?;
@@ -140,11 +145,82 @@ fn signed(n: u64, what: &str) -> Result<i64, HostError> {
     i64::try_from(n).map_err(|_| HostError::io(format!("{what} {n} is too large to store")))
 }
 
+/// What one batch keeps count of as it goes, so that a batch of tens of thousands of rows (a
+/// fork) runs one statement per row and no more: a query per row, which SQLite re-plans on each
+/// new bound value, once cost a fork most of its time.
+///
+/// * `ord`: how many messages of the session come before a new one. The core only appends, so
+///   that is the previous row's ord + 1; the session's newest row is read once per batch. A row
+///   slipped in below others (the core never does this) is counted and moves their ords up.
+/// * `bytes`: the change of each session's byte total, written once at the end.
+#[derive(Default)]
+struct Running {
+    /// Per session: the seq and ord of its newest message, as this batch left it.
+    last: std::collections::BTreeMap<String, (i64, i64)>,
+    /// Per session: bytes added (or, negative, given back) by this batch.
+    bytes: std::collections::BTreeMap<String, i64>,
+}
+
+impl Running {
+    fn add_bytes(&mut self, session: &SessionId, bytes: i64) {
+        *self.bytes.entry(session.to_string()).or_default() += bytes;
+    }
+
+    fn flush(&self, conn: &Connection) -> rusqlite::Result<()> {
+        for (session, bytes) in self.bytes.iter().filter(|(_, b)| **b != 0) {
+            exec(
+                conn,
+                "UPDATE sessions SET bytes = max(bytes + ?2, 0) WHERE id = ?1",
+                params![session, bytes],
+            )?;
+        }
+        Ok(())
+    }
+
+    fn next_ord(
+        &mut self,
+        conn: &Connection,
+        session: &SessionId,
+        seq: i64,
+    ) -> rusqlite::Result<i64> {
+        let last = match self.last.get(session.as_str()) {
+            Some(known) => Some(*known),
+            None => conn
+                .prepare_cached(
+                    "SELECT seq, ord FROM messages WHERE session_id = ?1 ORDER BY seq DESC LIMIT 1",
+                )?
+                .query_row([session.as_str()], |r| Ok((r.get(0)?, r.get(1)?)))
+                .optional()?,
+        };
+        let ord = match last {
+            None => 0,
+            Some((last_seq, last_ord)) if last_seq < seq => last_ord + 1,
+            Some(newest) => {
+                exec(
+                    conn,
+                    "UPDATE messages SET ord = ord + 1 WHERE session_id = ?1 AND seq > ?2",
+                    params![session.as_str(), seq],
+                )?;
+                let ord = conn
+                    .prepare_cached(
+                        "SELECT count(*) FROM messages WHERE session_id = ?1 AND seq < ?2",
+                    )?
+                    .query_row(params![session.as_str(), seq], |r| r.get(0))?;
+                self.last
+                    .insert(session.to_string(), (newest.0, newest.1 + 1));
+                return Ok(ord);
+            }
+        };
+        self.last.insert(session.to_string(), (seq, ord));
+        Ok(ord)
+    }
+}
+
 fn exec<P: Params>(conn: &Connection, sql: &str, params: P) -> rusqlite::Result<usize> {
     conn.prepare_cached(sql)?.execute(params)
 }
 
-fn apply(conn: &Connection, w: &Write) -> Result<(), HostError> {
+fn apply(conn: &Connection, w: &Write, running: &mut Running) -> Result<(), HostError> {
     let done = match w {
         Write::CreateSession { session, body } => exec(
             conn,
@@ -175,20 +251,19 @@ fn apply(conn: &Connection, w: &Write) -> Result<(), HostError> {
             boundary,
         } => {
             let seq = signed(*seq, "seq")?;
-            // `ord` counts the session's messages before this one. The core only appends, so
-            // the last row's ord + 1 is it; a row slipped in below others moves their ords up.
-            exec(
-                conn,
-                "INSERT INTO messages (session_id, seq, id, body, boundary, ord) VALUES (?1, ?2, ?3, ?4, ?5,
-                     coalesce((SELECT ord + 1 FROM messages WHERE session_id = ?1 AND seq < ?2
-                               ORDER BY seq DESC LIMIT 1), 0))",
-                params![session.as_str(), seq, message.as_str(), body, i64::from(*boundary)],
-            )
-            .and_then(|_| {
+            running.next_ord(conn, session, seq).and_then(|ord| {
                 exec(
                     conn,
-                    "UPDATE messages SET ord = ord + 1 WHERE session_id = ?1 AND seq > ?2",
-                    params![session.as_str(), seq],
+                    "INSERT INTO messages (session_id, seq, id, body, boundary, ord)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    params![
+                        session.as_str(),
+                        seq,
+                        message.as_str(),
+                        body,
+                        i64::from(*boundary),
+                        ord
+                    ],
                 )
             })
         }
@@ -222,13 +297,7 @@ fn apply(conn: &Connection, w: &Write) -> Result<(), HostError> {
                     bytes
                 ],
             )
-            .and_then(|_| {
-                exec(
-                    conn,
-                    "UPDATE sessions SET bytes = bytes + ?2 WHERE id = ?1",
-                    params![session.as_str(), bytes],
-                )
-            })
+            .inspect(|_| running.add_bytes(session, bytes))
         }
         Write::PutBlob { hash, bytes, .. } => {
             if ContentHash::of(bytes) != *hash {
@@ -268,19 +337,22 @@ fn apply(conn: &Connection, w: &Write) -> Result<(), HostError> {
         Write::DeleteCheckpoint {
             session,
             checkpoint,
-        } => exec(
-            conn,
-            "UPDATE sessions SET bytes = max(bytes - coalesce((SELECT bytes FROM checkpoints
-                     WHERE session_id = ?1 AND id = ?2), 0), 0) WHERE id = ?1",
-            [session.as_str(), checkpoint.as_str()],
-        )
-        .and_then(|_| {
-            exec(
-                conn,
-                "DELETE FROM checkpoints WHERE session_id = ?1 AND id = ?2",
-                [session.as_str(), checkpoint.as_str()],
-            )
-        }),
+        } => conn
+            .prepare_cached("SELECT bytes FROM checkpoints WHERE session_id = ?1 AND id = ?2")
+            .and_then(|mut s| {
+                s.query_row([session.as_str(), checkpoint.as_str()], |r| {
+                    r.get::<_, i64>(0)
+                })
+                .optional()
+            })
+            .and_then(|gone| {
+                running.add_bytes(session, -gone.unwrap_or(0));
+                exec(
+                    conn,
+                    "DELETE FROM checkpoints WHERE session_id = ?1 AND id = ?2",
+                    [session.as_str(), checkpoint.as_str()],
+                )
+            }),
         Write::DeleteSession { session } => {
             for sql in [
                 "DELETE FROM messages WHERE session_id = ?1",
