@@ -14,7 +14,7 @@ pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
 /// Migration `i` takes a database from version `i` to `i + 1`. Append only; never edit one that
 /// has shipped.
-const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5];
+pub(super) const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6];
 
 /// Version 1, the initial schema.
 ///
@@ -146,6 +146,22 @@ UPDATE checkpoints SET bytes = CASE WHEN json_valid(body)
 ALTER TABLE sessions ADD COLUMN bytes INTEGER NOT NULL DEFAULT 0;
 UPDATE sessions SET bytes = (SELECT coalesce(sum(bytes), 0) FROM checkpoints WHERE session_id = sessions.id);
 ";
+
+/// Version 6: blobs stored as deltas. `base` is the blob a `zstd-delta` row applies to (NULL for
+/// a whole copy), `depth` how many deltas a read applies to reach the content (0 for a whole
+/// copy), `step` the row's position since the last whole copy along the versions it was
+/// written after (see `blobs`). Existing rows are whole copies, which the defaults say.
+/// `blobs_by_base` answers "does anything still need this base" for deletes.
+const V6: &str = "
+ALTER TABLE blobs ADD COLUMN base TEXT;
+ALTER TABLE blobs ADD COLUMN depth INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE blobs ADD COLUMN step INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX blobs_by_base ON blobs (base) WHERE base IS NOT NULL;
+";
+
+/// The first schema with the delta columns of [`V6`]; older files (read-only opens) hold only
+/// whole copies.
+pub(super) const DELTA_VERSION: usize = 6;
 
 /// The first schema with the range-read columns of [`V5`]; a read-only open of an older store
 /// answers range reads by scanning instead.
