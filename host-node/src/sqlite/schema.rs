@@ -195,7 +195,8 @@ pub(super) fn configure(conn: &Connection, what: &str, file: bool) -> Result<(),
     if file {
         enable_wal(conn, what)?;
     }
-    // FULL: a commit is on disk when it returns, so a recorded edit survives a power cut.
+    // FULL until a commit picks its own durability (`write::sync_for`): migrations and anything
+    // before the first batch are on disk when they return.
     conn.pragma_update(None, "synchronous", "FULL")
         .map_err(fail)?;
     conn.pragma_update(None, "foreign_keys", "ON")
