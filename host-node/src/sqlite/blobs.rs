@@ -142,6 +142,39 @@ pub(super) fn exists(conn: &Connection, hash: &ContentHash) -> rusqlite::Result<
         .map(|found| found.is_some())
 }
 
+/// Contents this store lately stored or resolved, checked against their hash: the next version
+/// of a file is mostly stored against one of them, which then needs no chain resolved. Only
+/// verified content goes in (a delta against wrong bytes would be a corrupt row). Content is
+/// immutable per hash, so an entry stays right whatever happens to its row; a delta is only
+/// made against a row that the chain walk found stored.
+#[derive(Debug, Default)]
+pub(super) struct Recent(std::collections::VecDeque<(String, Vec<u8>)>);
+
+/// Entries kept: a turn touches a few files; each needs its latest version.
+const RECENT: usize = 8;
+
+/// Larger contents are not kept: memory stays bounded at `RECENT` MiB.
+const RECENT_MAX: usize = 1 << 20;
+
+impl Recent {
+    fn get(&self, hash: &str) -> Option<&[u8]> {
+        self.0
+            .iter()
+            .find(|(h, _)| h == hash)
+            .map(|(_, c)| c.as_slice())
+    }
+
+    fn keep(&mut self, hash: &str, content: &[u8]) {
+        if content.len() > RECENT_MAX || self.get(hash).is_some() {
+            return;
+        }
+        if self.0.len() == RECENT {
+            self.0.pop_front();
+        }
+        self.0.push_back((hash.to_owned(), content.to_vec()));
+    }
+}
+
 /// How a new blob is stored.
 struct Stored<'a> {
     codec: &'static str,
@@ -159,6 +192,7 @@ fn as_delta<'a>(
     content: &'a [u8],
     hint: &ContentHash,
     limit: u64,
+    recent: &mut Recent,
 ) -> Result<Stored<'a>, Option<Stored<'a>>> {
     if !(delta::MIN_SIZE..=delta::MAX_SIZE).contains(&content.len()) {
         return Err(None);
@@ -181,8 +215,15 @@ fn as_delta<'a>(
     if target.depth + 1 > MAX_DEPTH || big(target.size) {
         return Err(None);
     }
-    let base = materialize(&rows[at..], limit).map_err(|_| None)?;
-    let bytes = delta::encode(&base, content).map_err(|_| None)?;
+    let bytes = match recent.get(&target.hash) {
+        Some(base) => delta::encode(base, content),
+        None => {
+            let base = materialize(&rows[at..], limit).map_err(|_| None)?;
+            recent.keep(&target.hash, &base);
+            delta::encode(&base, content)
+        }
+    }
+    .map_err(|_| None)?;
     let stored = Stored {
         codec: DELTA,
         bytes: bytes.into(),
@@ -224,6 +265,7 @@ pub(super) fn put(
     content: &[u8],
     hint: Option<&ContentHash>,
     limit: u64,
+    recent: &mut Recent,
 ) -> Result<(), HostError> {
     let fail = |e| error::host(&format!("cannot store blob {}", hash.short()), e);
     if exists(conn, hash).map_err(fail)? {
@@ -234,7 +276,7 @@ pub(super) fn put(
             "blob bytes do not hash to {hash}"
         )));
     }
-    let stored = match hint.map(|h| as_delta(conn, content, h, limit)) {
+    let stored = match hint.map(|h| as_delta(conn, content, h, limit, recent)) {
         Some(Ok(delta)) => delta,
         Some(Err(Some(whole))) => whole,
         Some(Err(None)) | None => whole(content),
@@ -254,8 +296,9 @@ pub(super) fn put(
             stored.step
         ])
     })
-    .map(drop)
-    .map_err(fail)
+    .map_err(fail)?;
+    recent.keep(hash.as_str(), content);
+    Ok(())
 }
 
 /// A blob some stored delta still applies to, if any: deleting it would leave that one

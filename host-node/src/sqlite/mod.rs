@@ -62,6 +62,8 @@ pub struct SqliteStore {
     synchronous: Option<write::Durability>,
     /// What batches without a journal commit with.
     record_durability: write::Durability,
+    /// Contents lately written, the likely bases of the next versions (see `blobs::Recent`).
+    recent: blobs::Recent,
 }
 
 impl SqliteStore {
@@ -112,6 +114,7 @@ impl SqliteStore {
             schema,
             synchronous: None,
             record_durability: write::Durability::Normal,
+            recent: blobs::Recent::default(),
         }
     }
 

@@ -75,8 +75,9 @@ impl StoreWrite for SqliteStore {
     fn commit(&mut self, batch: Batch) -> Result<(), HostError> {
         self.sync(sync_for(&batch, self.record_durability))?;
         let limit = self.blob_limit;
+        let recent = &mut self.recent;
         let Some(lock) = &mut self.lock else {
-            return commit(&mut self.conn, &batch, limit);
+            return commit(&mut self.conn, &batch, limit, recent);
         };
         // A journal is only ever written under the apply lock, so a free lock proves its owner
         // is gone (see `lock`).
@@ -87,7 +88,7 @@ impl StoreWrite for SqliteStore {
         if writes_journal {
             lock.take(super::lock::LOCK_TIMEOUT)?;
         }
-        let result = commit(&mut self.conn, &batch, limit);
+        let result = commit(&mut self.conn, &batch, limit, recent);
         if result.is_ok() {
             for w in &batch.writes {
                 match w {
@@ -115,7 +116,12 @@ impl StoreWrite for SqliteStore {
     }
 }
 
-fn commit(conn: &mut Connection, batch: &Batch, limit: u64) -> Result<(), HostError> {
+fn commit(
+    conn: &mut Connection,
+    batch: &Batch,
+    limit: u64,
+    recent: &mut super::blobs::Recent,
+) -> Result<(), HostError> {
     {
         // Dropping the transaction on any early return rolls everything back.
         let tx = conn
@@ -125,7 +131,7 @@ fn commit(conn: &mut Connection, batch: &Batch, limit: u64) -> Result<(), HostEr
             check(&tx, p)?;
         }
         for w in &batch.writes {
-            apply(&tx, w, limit)?;
+            apply(&tx, w, limit, recent)?;
         }
         tx.prepare_cached("UPDATE meta SET value = value + 1 WHERE key = 'version'")
             .and_then(|mut s| s.execute([]))
@@ -207,7 +213,12 @@ fn exec<P: Params>(conn: &Connection, sql: &str, params: P) -> rusqlite::Result<
     conn.prepare_cached(sql)?.execute(params)
 }
 
-fn apply(conn: &Connection, w: &Write, limit: u64) -> Result<(), HostError> {
+fn apply(
+    conn: &Connection,
+    w: &Write,
+    limit: u64,
+    recent: &mut super::blobs::Recent,
+) -> Result<(), HostError> {
     let done = match w {
         Write::CreateSession { session, body } => exec(
             conn,
@@ -286,7 +297,7 @@ fn apply(conn: &Connection, w: &Write, limit: u64) -> Result<(), HostError> {
             })
         }
         Write::PutBlob { hash, bytes, base } => {
-            return super::blobs::put(conn, hash, bytes, base.as_ref(), limit);
+            return super::blobs::put(conn, hash, bytes, base.as_ref(), limit, recent);
         }
         Write::PutOperation {
             session,
