@@ -1,4 +1,4 @@
-//! Blob rows: whole copies (`raw`, `deflate`) and deltas (`zstd-delta`) against another row.
+//! Blob rows: whole copies (`raw`, `zstd`, older `deflate`) and deltas (`zstd-delta`) against another row.
 //!
 //! Chains are skip-deltas over the versions of a file (the `base` hint of `PutBlob`, an
 //! earlier version): a row records `step`, its position since the last whole copy along the

@@ -1,6 +1,6 @@
 //! Deltas between versions of a blob: zstd with the base version as a raw prefix (what
 //! `zstd --patch-from` does). A 12-byte edit of a 100 KB source file becomes a frame of a few
-//! dozen bytes, where a deflated copy is ~17 KB. The codec lives in the host: zstd is C, and
+//! dozen bytes, where a compressed copy is ~17 KB. The codec lives in the host: zstd is C, and
 //! rewind-core (built for wasm too) never sees a delta, only whole contents.
 
 use zstd::zstd_safe::{CCtx, CParameter, DCtx, DParameter};

@@ -12,7 +12,7 @@
 //! `checkpoints(session_id, seq, id, body)`, `turns(session_id, id, seq, body)`,
 //! `operations(ord, session_id, id, body)`, `journals(ord, id, session_id, body)`,
 //! `command_facts(parent_id, command_id, body)`, `meta(key, value)` (the commit counter) and
-//! `blobs(hash, bytes, codec, size, base, depth, step)` (`codec` `raw`, `deflate` or `zstd-delta`: a
+//! `blobs(hash, bytes, codec, size, base, depth, step)` (`codec` `raw`, `zstd`, `deflate` (older rows) or `zstd-delta`: a
 //! delta against the blob `base`, see `blobs`), and `store_info(key, value)`
 //! (which workspace and user the store belongs to). Beside the file, `<db>.lock` is the apply
 //! lock (see `lock`). The schema is versioned by
