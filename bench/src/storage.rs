@@ -155,7 +155,7 @@ pub fn run_scenario(data: &Path, corpus: &Corpus) -> Result<Table> {
         Met::from(dedup),
     );
     tb.note(
-        "The first version is stored whole (deflated); each later one as a zstd delta against \
+        "The first version is stored whole (zstd); each later one as a zstd delta against \
          an earlier version (`--patch-from` style, skip-delta chains: a read applies at most 8 \
          deltas, a whole copy every 256 versions). The database growth also counts every \
          message, turn and checkpoint row the 100 turns wrote, which the blob figure does not.",

@@ -219,6 +219,10 @@ fn as_delta<'a>(
         Some(base) => delta::encode(base, content),
         None => {
             let base = materialize(&rows[at..], limit).map_err(|_| None)?;
+            // A damaged base must not become the ground of new rows: store this one whole.
+            if ContentHash::of(&base).as_str() != target.hash {
+                return Err(None);
+            }
             recent.keep(&target.hash, &base);
             delta::encode(&base, content)
         }

@@ -312,3 +312,32 @@ fn a_v5_store_reads_read_only_and_migrates_to_deltas() {
         Some(version(1))
     );
 }
+
+#[test]
+fn a_new_version_of_a_damaged_base_is_stored_whole() {
+    let dir = tempfile::TempDir::new().expect("dir");
+    let path = dir.path().join("r.db");
+    let v0 = version(0);
+    {
+        let mut s = SqliteStore::open(&path).expect("open");
+        put(&mut s, &v0, None);
+        // One flipped byte: the row decodes, but no longer to what its key says.
+        let mut damaged = v0.clone();
+        damaged[100] ^= 1;
+        s.conn
+            .execute(
+                "UPDATE blobs SET codec = 'raw', bytes = ?2 WHERE hash = ?1",
+                rusqlite::params![ContentHash::of(&v0).as_str(), damaged],
+            )
+            .expect("damage");
+    }
+    // A fresh store: nothing cached, the base is read from its row.
+    let mut s = SqliteStore::open(&path).expect("reopen");
+    put(&mut s, &version(1), Some(&v0));
+    let (codec, _, depth, _, base) = row(&s, &version(1));
+    assert_eq!((codec.as_str(), depth, base), ("zstd", 0, None));
+    assert_eq!(
+        s.blob(&ContentHash::of(&version(1))).expect("read"),
+        Some(version(1))
+    );
+}
