@@ -4,6 +4,7 @@
 
 pub mod checkpoint;
 pub mod corpus;
+pub mod floor;
 pub mod harness;
 pub mod hashing;
 pub mod ops;

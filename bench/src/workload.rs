@@ -145,9 +145,10 @@ pub fn preview_apply<S: StoreWrite, W: Workspace>(
     let preview = e.preview_file_rewind(s, target.clone())?;
     if !preview.can_apply || preview.safe_files.len() != expect_files {
         return Err(format!(
-            "preview cannot apply: {} safe, {} unsafe",
+            "preview cannot apply: {} safe, {} unsafe ({:?})",
             preview.safe_files.len(),
-            preview.unsafe_files.len()
+            preview.unsafe_files.len(),
+            preview.unsafe_files.first()
         )
         .into());
     }

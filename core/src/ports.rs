@@ -240,6 +240,13 @@ pub trait Workspace {
     fn set_mode(&mut self, _path: &WorkPath, _mode: u32) -> Result<(), HostError> {
         Ok(())
     }
+    /// Make every write and removal since the last call durable. A host may defer part of
+    /// that work (natively: syncing the directories whose entries changed, once per directory
+    /// instead of once per file); each write is atomic either way. The engine calls it before it
+    /// commits anything that says the writes happened. The default has nothing deferred.
+    fn sync(&mut self) -> Result<(), HostError> {
+        Ok(())
+    }
 }
 
 /// Wall-clock time, from the host.
@@ -319,6 +326,9 @@ impl<W: Workspace + ?Sized> Workspace for &mut W {
     fn set_mode(&mut self, path: &WorkPath, mode: u32) -> Result<(), HostError> {
         (**self).set_mode(path, mode)
     }
+    fn sync(&mut self) -> Result<(), HostError> {
+        (**self).sync()
+    }
 }
 
 impl<W: Workspace + ?Sized> Workspace for Box<W> {
@@ -336,6 +346,9 @@ impl<W: Workspace + ?Sized> Workspace for Box<W> {
     }
     fn set_mode(&mut self, path: &WorkPath, mode: u32) -> Result<(), HostError> {
         (**self).set_mode(path, mode)
+    }
+    fn sync(&mut self) -> Result<(), HostError> {
+        (**self).sync()
     }
 }
 

@@ -205,6 +205,10 @@ fn settle(p: &mut Ports<'_>, j: &Journal) -> Result<Settle, Error> {
             }
             restored.push(path.to_string());
         }
+        // The journal is cleared only once what was put back is durable.
+        if let Err(err) = p.workspace.sync() {
+            return Ok(Settle::Stuck(stuck(j, None, err.to_string())));
+        }
     }
     let mut batch = Batch::new();
     batch.require(Precondition::JournalPresent(j.id.clone()));

@@ -16,4 +16,4 @@ pub use native::{
     Access, NativeEngine, NativeWorkspace, OpenError, OpenOptions, Opened, RandomIds, SystemClock,
     Trust, default_db_path, open, open_with, trust_store,
 };
-pub use sqlite::SqliteStore;
+pub use sqlite::{Durability, SqliteStore};

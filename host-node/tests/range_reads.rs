@@ -15,8 +15,8 @@ fn sid() -> SessionId {
 }
 
 /// A store with a summary at seq 2 (and a message whose compaction is null at 1, a corrupt
-/// row at 3), and checkpoints of 40 and 2 bytes, turned back into a version-4 file: the v5
-/// columns and index dropped, `user_version` 4.
+/// row at 3), and checkpoints of 40 and 2 bytes, turned back into a version-4 file: the v5 and
+/// v6 columns and indexes dropped, `user_version` 4.
 fn v4_store(dir: &TempDir) -> std::path::PathBuf {
     let path = dir.path().join("rewind.db");
     let mut s = SqliteStore::open(&path).expect("open");
@@ -55,7 +55,11 @@ fn v4_store(dir: &TempDir) -> std::path::PathBuf {
     drop(s);
     let conn = Connection::open(&path).expect("raw");
     conn.execute_batch(
-        "DROP INDEX messages_boundaries;
+        "DROP INDEX blobs_by_base;
+         ALTER TABLE blobs DROP COLUMN base;
+         ALTER TABLE blobs DROP COLUMN depth;
+         ALTER TABLE blobs DROP COLUMN step;
+         DROP INDEX messages_boundaries;
          ALTER TABLE messages DROP COLUMN boundary;
          ALTER TABLE messages DROP COLUMN ord;
          ALTER TABLE checkpoints DROP COLUMN bytes;

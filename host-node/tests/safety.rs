@@ -295,8 +295,8 @@ fn copy_dir(from: &Path, to: &Path) {
 
 #[test]
 fn a_half_done_write_is_rolled_back_and_the_log_says_so() {
-    // Each fault point of the second file's write; the directory sync fails after the rename,
-    // when the new bytes are already in place.
+    // Each fault point of the second file's write. The directory is synced once, after every
+    // rename (all three files are in place then), before the final commit.
     for step in ["write", "fsync", "rename", "dirsync"] {
         let b = Bench::new();
         let (session, p) = turn_with_files(&b, 3);
@@ -309,7 +309,10 @@ fn a_half_done_write_is_rolled_back_and_the_log_says_so() {
         let out = b
             .command()
             .args(["--json", "apply", &session, "--since", &p])
-            .env("REWIND_TEST_FAIL", format!("{step}:2"))
+            .env(
+                "REWIND_TEST_FAIL",
+                format!("{step}:{}", if step == "dirsync" { 1 } else { 2 }),
+            )
             .output()
             .expect("run");
         let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
@@ -324,9 +327,9 @@ fn a_half_done_write_is_rolled_back_and_the_log_says_so() {
             .find(|o| o["kind"] == "apply_failed")
             .unwrap_or_else(|| panic!("{step}: {ops}"));
         let note = failed["note"].as_str().expect("note");
-        // Two files were changed (the first, and for dirsync the second too) and put back.
+        // One file was changed and put back; for dirsync all three were.
         let restored = if step == "dirsync" {
-            "2 path(s)"
+            "3 path(s)"
         } else {
             "1 path(s)"
         };

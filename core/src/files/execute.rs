@@ -66,6 +66,8 @@ pub(crate) struct Executed {
 struct PlannedWrite<'a> {
     plan: &'a PathPlan,
     bytes: Option<Vec<u8>>,
+    /// The hash of `bytes`: the plan's for a restore, computed once here for a merge.
+    hash: Option<ContentHash>,
     merged: bool,
     forced: bool,
 }
@@ -85,6 +87,14 @@ impl PlannedWrite<'_> {
             .as_ref()
             .expect("only paths that were read are written")
     }
+
+    /// The hash of [`Self::prior`], computed when the plan read it.
+    fn prior_hash(&self) -> &Option<ContentHash> {
+        self.plan
+            .current_hash
+            .as_ref()
+            .expect("only paths that were read are written")
+    }
 }
 
 /// Decide per path what the policy writes; the rest stays unsafe.
@@ -100,27 +110,27 @@ fn choose(plan: &Plan, policy: Policy) -> (Vec<PlannedWrite<'_>>, Vec<String>) {
             .conflict
             .as_ref()
             .is_some_and(|c| c.reason == UnsafeReason::ExternalModified);
-        let write = match (&p.conflict, policy) {
-            (None, _) => p.target.clone().map(|bytes| PlannedWrite {
+        let restore = |forced| {
+            let bytes = p.target.clone()?;
+            let hash = p.target_hash.clone()?;
+            Some(PlannedWrite {
                 plan: p,
                 bytes,
+                hash,
                 merged: false,
-                forced: false,
-            }),
+                forced,
+            })
+        };
+        let write = match (&p.conflict, policy) {
+            (None, _) => restore(false),
             (Some(_), Policy::Merge) if external => p.merged.clone().map(|m| PlannedWrite {
                 plan: p,
+                hash: Some(ContentHash::of(&m)),
                 bytes: Some(m),
                 merged: true,
                 forced: false,
             }),
-            (Some(_), Policy::Force) if p.forceable() => {
-                p.target.clone().map(|bytes| PlannedWrite {
-                    plan: p,
-                    bytes,
-                    merged: false,
-                    forced: true,
-                })
-            }
+            (Some(_), Policy::Force) if p.forceable() => restore(true),
             _ => None,
         };
         match write {
@@ -152,13 +162,17 @@ fn put(
     }
 }
 
-/// Put every written path back as the journal holds it, newest write first.
+/// Put every written path back as the journal holds it, newest write first, and make that
+/// durable before the failure is recorded (the journal must not be cleared while a crash could
+/// still bring a written version back).
 fn roll_back(p: &mut Ports<'_>, written: &[&PlannedWrite<'_>]) -> Result<(), String> {
     for w in written.iter().rev() {
         put(p.workspace, &w.plan.path, w.prior(), w.plan.current_mode)
             .map_err(|e| format!("restoring {} failed: {e}", w.plan.path))?;
     }
-    Ok(())
+    p.workspace
+        .sync()
+        .map_err(|e| format!("making the restored files durable failed: {e}"))
 }
 
 /// Whether a path whose write failed no longer holds what was there before. A path that cannot
@@ -251,8 +265,8 @@ pub(crate) fn execute(p: &mut Ports<'_>, plan: &Plan, finish: Finish) -> Result<
         .map(|w| OpFile {
             path: w.plan.path.clone(),
             action: PathPlan::action_of(&w.bytes),
-            before: hash(w.prior()),
-            after: hash(&w.bytes),
+            before: w.prior_hash().clone(),
+            after: w.hash.clone(),
             undid: w.plan.undid.clone(),
             merged: w.merged,
             forced: w.forced,
@@ -281,8 +295,8 @@ pub(crate) fn execute(p: &mut Ports<'_>, plan: &Plan, finish: Finish) -> Result<
             .iter()
             .map(|w| JournalEntry {
                 path: w.plan.path.clone(),
-                prior: hash(w.prior()),
-                target: hash(&w.bytes),
+                prior: w.prior_hash().clone(),
+                target: w.hash.clone(),
             })
             .collect(),
         operation: operation.clone(),
@@ -291,13 +305,24 @@ pub(crate) fn execute(p: &mut Ports<'_>, plan: &Plan, finish: Finish) -> Result<
             None => None,
         },
     };
+    // Both sides of every write, hashed when planned. A side the store already has (usually
+    // both) costs it one lookup. Each new side is offered the other as a delta base: they are
+    // versions of the same file.
     let mut batch = Batch::new();
-    for bytes in writes.iter().flat_map(|w| [w.prior(), &w.bytes]).flatten() {
-        batch.push(Write::PutBlob {
-            hash: ContentHash::of(bytes),
-            bytes: bytes.clone(),
-            base: None,
-        });
+    for w in &writes {
+        let sides = [
+            (w.prior(), w.prior_hash(), &w.hash),
+            (&w.bytes, &w.hash, w.prior_hash()),
+        ];
+        for (bytes, hash, other) in sides {
+            if let (Some(bytes), Some(hash)) = (bytes, hash) {
+                batch.push(Write::PutBlob {
+                    hash: hash.clone(),
+                    bytes: bytes.clone(),
+                    base: other.clone(),
+                });
+            }
+        }
     }
     batch.push(Write::PutJournal {
         journal: journal_id.clone(),
@@ -312,7 +337,7 @@ pub(crate) fn execute(p: &mut Ports<'_>, plan: &Plan, finish: Finish) -> Result<
         let mut attempted = false;
         let step = match now {
             Err(e) => Err(format!("re-reading {} failed: {e}", w.plan.path)),
-            Ok(h) if h != hash(w.prior()) => {
+            Ok(h) if h != *w.prior_hash() => {
                 Err(format!("{} changed after the preview", w.plan.path))
             }
             Ok(_) => {
@@ -339,6 +364,21 @@ pub(crate) fn execute(p: &mut Ports<'_>, plan: &Plan, finish: Finish) -> Result<
             });
         }
         written.push(w);
+    }
+    // Every write is in place; make them durable (one sync per directory) before the commit
+    // that says they happened. Should that fail, every written path is rolled back.
+    if let Err(e) = p.workspace.sync() {
+        let cause = format!("making the written files durable failed: {e}");
+        roll_back(p, &written).map_err(|rollback| Error::Unrecoverable {
+            cause: cause.clone(),
+            rollback,
+        })?;
+        settle_failure(p, &session, &journal_id, &cause, &written);
+        return Ok(Executed {
+            skipped: blocked,
+            cause: Some(cause),
+            ..Executed::default()
+        });
     }
 
     if let Err(e) = finish_commit(p, &journal, &finish) {

@@ -37,8 +37,13 @@ pub(crate) struct PathPlan {
     pub(crate) large: bool,
     /// Disk content at plan time (`Some(None)` = absent); `None` when it could not be read.
     pub(crate) current: Option<Option<Vec<u8>>>,
+    /// The hash of `current`, computed once when it was read: the apply journals and
+    /// re-checks against it without hashing the content again.
+    pub(crate) current_hash: Option<Option<ContentHash>>,
     /// What a restore writes (`Some(None)` = remove); `None` when unknown.
     pub(crate) target: Option<Option<Vec<u8>>>,
+    /// The hash of `target` (the recorded before-hash it was read and verified by).
+    pub(crate) target_hash: Option<Option<ContentHash>>,
     /// The permission bits on disk at plan time, when the host has modes.
     pub(crate) current_mode: Option<u32>,
     /// The permission bits a restore sets (the oldest change's before mode), when recorded.
@@ -51,11 +56,6 @@ pub(crate) struct PathPlan {
 }
 
 impl PathPlan {
-    pub(crate) fn current_hash(&self) -> Option<Option<ContentHash>> {
-        self.current
-            .as_ref()
-            .map(|c| c.as_deref().map(ContentHash::of))
-    }
     /// `force` would write this unsafe path: its target is known and its conflict is one a
     /// person may override (edited since, or a failed capture inside the span).
     pub(crate) fn forceable(&self) -> bool {
@@ -152,7 +152,9 @@ fn plan_path(
         }),
         large: chain.iter().any(|c| c.large),
         current: None,
+        current_hash: None,
         target: None,
+        target_hash: None,
         current_mode: None,
         target_mode: chain.first().and_then(|c| c.before_mode),
         merged: None,
@@ -192,6 +194,7 @@ fn plan_path(
             if bytes.is_some() {
                 plan.current_mode = ws.mode(&plan.path).unwrap_or(None);
             }
+            plan.current_hash = Some(bytes.as_deref().map(ContentHash::of));
             plan.current = Some(bytes);
         }
         Err(e) => {
@@ -204,7 +207,7 @@ fn plan_path(
             return Ok(plan);
         }
     }
-    let mut simulated = plan.current_hash().expect("current was just read");
+    let mut simulated = plan.current_hash.clone().expect("current was just read");
     let mut mismatch_at_newest = false;
     // Newest to oldest, down to the newest failed capture: past it nothing is known.
     let known = failed.map_or(0, |i| i + 1);
@@ -229,7 +232,10 @@ fn plan_path(
     }
     let oldest_before = chain.first().and_then(|c| c.before.clone());
     match bytes_of(store, &oldest_before)? {
-        Ok(target) => plan.target = Some(target),
+        Ok(target) => {
+            plan.target = Some(target);
+            plan.target_hash = Some(oldest_before);
+        }
         Err(why) if plan.conflict.is_none() => {
             plan.conflict = Some(Conflict {
                 reason: UnsafeReason::CheckpointUnreadable,

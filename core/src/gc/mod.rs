@@ -1,8 +1,10 @@
 //! Garbage collection, plan then apply. Retention decides which sessions and checkpoints go;
 //! reachability then decides which blobs go: a blob is deleted only when no remaining
 //! checkpoint, pending journal or undo-window operation references it. Nothing a pending
-//! journal or a live fork or side chat needs is ever dropped.
+//! journal or a live fork or side chat needs is ever dropped. A blob stored as a delta keeps
+//! its base (transitively) alive, and a base is deleted only after every blob stored against it.
 
+mod bases;
 mod plan;
 mod retain;
 

@@ -8,6 +8,7 @@ use crate::hash::ContentHash;
 use crate::id::SessionId;
 use crate::load::{self, SessionLog};
 use crate::model::{Checkpoint, Millis};
+use crate::ports::BlobInfo;
 use std::collections::BTreeSet;
 
 fn last_activity(log: &SessionLog) -> Millis {
@@ -151,12 +152,14 @@ pub fn plan(p: &Ports<'_>, opts: Options) -> Result<Plan, Error> {
     let mut blobs = Vec::new();
     let mut blob_tally = Tally::default();
     if undecodable == 0 {
-        for b in p.store.blobs().map_err(Error::Store)? {
-            if !live.contains(&b.hash) {
-                blob_tally.count += 1;
-                blob_tally.bytes += b.stored;
-                blobs.push(b.hash);
-            }
+        let stored = p.store.blobs().map_err(Error::Store)?;
+        let live = super::bases::close_over_bases(live, &stored);
+        let mut gone: Vec<&BlobInfo> = stored.iter().filter(|b| !live.contains(&b.hash)).collect();
+        super::bases::dependents_first(&mut gone);
+        for b in gone {
+            blob_tally.count += 1;
+            blob_tally.bytes += b.stored;
+            blobs.push(b.hash.clone());
         }
     }
     let sessions: Vec<SessionId> = dropped.into_iter().collect();

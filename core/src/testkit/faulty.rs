@@ -155,4 +155,7 @@ impl<W: Workspace> Workspace for Faulty<W> {
     fn set_mode(&mut self, path: &WorkPath, mode: u32) -> Result<(), HostError> {
         self.inner.set_mode(path, mode)
     }
+    fn sync(&mut self) -> Result<(), HostError> {
+        self.inner.sync()
+    }
 }

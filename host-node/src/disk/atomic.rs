@@ -1,5 +1,7 @@
 //! Atomic replace: write a temp file beside the target, make it durable, rename it over.
-//! A reader sees the old bytes or the new ones, never a mix, even across a crash.
+//! A reader sees the old bytes or the new ones, never a mix, even across a crash. The rename
+//! itself is durable once the directory is synced: [`replace`] does that at once, the
+//! workspace defers it to one sync per directory per apply ([`replace_unsynced`], [`sync`]).
 
 use std::fs::{self, File, Metadata, OpenOptions};
 use std::io::{self, Write};
@@ -9,14 +11,27 @@ use std::path::{Path, PathBuf};
 /// usual 255-byte limit.
 const NAME_KEEP: usize = 180;
 
-/// Replace `target` with `bytes`. `keep` describes the file being replaced, whose mode the new
-/// file takes. On failure the temp file is gone and `target` is untouched; the error says which
-/// step failed.
+/// Replace `target` with `bytes` and sync its directory. `keep` describes the file being
+/// replaced, whose mode the new file takes. On failure the temp file is gone and `target` is
+/// untouched, unless only the directory sync failed; the error says which step failed.
 pub(super) fn replace(
     target: &Path,
     bytes: &[u8],
     keep: Option<&Metadata>,
 ) -> Result<(), (&'static str, io::Error)> {
+    let dir = replace_unsynced(target, bytes, keep)?;
+    // After the rename the new bytes are in place even if this fails; the engine re-reads the
+    // path and rolls it back with the rest.
+    sync(&dir).map_err(|e| ("cannot sync the directory of", e))
+}
+
+/// [`replace`] up to the rename: the content is durable, the rename atomic but not yet durable
+/// until the returned directory is synced ([`sync`]).
+pub(super) fn replace_unsynced(
+    target: &Path,
+    bytes: &[u8],
+    keep: Option<&Metadata>,
+) -> Result<PathBuf, (&'static str, io::Error)> {
     let (Some(dir), Some(name)) = (target.parent(), target.file_name()) else {
         let e = io::Error::new(io::ErrorKind::InvalidInput, "no parent directory");
         return Err(("cannot write", e));
@@ -31,11 +46,12 @@ pub(super) fn replace(
         let _ = fs::remove_file(&tmp);
         return Err(e);
     }
-    // After the rename the new bytes are in place even if this fails; the engine re-reads the
-    // path and rolls it back with the rest.
-    fault::at("dirsync")
-        .and_then(|()| sync_dir(dir))
-        .map_err(|e| ("cannot sync the directory of", e))
+    Ok(dir.to_path_buf())
+}
+
+/// Sync a directory whose entries a write or removal changed (the `dirsync` fault point).
+pub(super) fn sync(dir: &Path) -> io::Result<()> {
+    fault::at("dirsync").and_then(|()| sync_dir(dir))
 }
 
 fn fill_and_rename(

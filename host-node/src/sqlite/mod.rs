@@ -12,21 +12,27 @@
 //! `checkpoints(session_id, seq, id, body)`, `turns(session_id, id, seq, body)`,
 //! `operations(ord, session_id, id, body)`, `journals(ord, id, session_id, body)`,
 //! `command_facts(parent_id, command_id, body)`, `meta(key, value)` (the commit counter) and
-//! `blobs(hash, bytes, codec, size)` (`codec` `raw` or `deflate`), and `store_info(key, value)`
+//! `blobs(hash, bytes, codec, size, base, depth, step)` (`codec` `raw`, `zstd`, `deflate` (older rows) or `zstd-delta`: a
+//! delta against the blob `base`, see `blobs`), and `store_info(key, value)`
 //! (which workspace and user the store belongs to). Beside the file, `<db>.lock` is the apply
 //! lock (see `lock`). The schema is versioned by
 //! `PRAGMA user_version` ([`SCHEMA_VERSION`]).
 
+mod blobs;
 mod codec;
+mod delta;
 mod error;
 mod info;
 mod lock;
 mod read;
 mod schema;
+#[cfg(test)]
+mod tests;
 mod write;
 
 pub use lock::LOCK_TIMEOUT;
 pub use schema::SCHEMA_VERSION;
+pub use write::Durability;
 
 use rewind_core::HostError;
 use rusqlite::{Connection, OpenFlags};
@@ -52,6 +58,12 @@ pub struct SqliteStore {
     blob_limit: u64,
     /// The schema version of the file (the latest, unless opened read-only).
     schema: usize,
+    /// The `synchronous` setting last applied to the connection (see `write::sync_for`).
+    synchronous: Option<write::Durability>,
+    /// What batches without a journal commit with.
+    record_durability: write::Durability,
+    /// Contents lately written, the likely bases of the next versions (see `blobs::Recent`).
+    recent: blobs::Recent,
 }
 
 impl SqliteStore {
@@ -100,6 +112,9 @@ impl SqliteStore {
             lock: None,
             blob_limit: rewind_core::ctx::Limits::default().max_file_bytes,
             schema,
+            synchronous: None,
+            record_durability: write::Durability::Normal,
+            recent: blobs::Recent::default(),
         }
     }
 

@@ -24,9 +24,6 @@ pub(super) fn last_seq_of(conn: &Connection, session: &SessionId) -> rusqlite::R
         .optional()
 }
 
-/// A blob row: codec, stored bytes, uncompressed size.
-type StoredBlob = (String, Vec<u8>, Option<i64>);
-
 /// How many batches were committed.
 pub(super) fn version_of(conn: &Connection) -> rusqlite::Result<u64> {
     conn.prepare_cached("SELECT value FROM meta WHERE key = 'version'")?
@@ -80,6 +77,11 @@ fn bounds(range: SeqRange) -> (i64, i64) {
 }
 
 impl SqliteStore {
+    /// Whether the file has the delta columns (a read-only open of an older store does not).
+    fn has_delta_columns(&self) -> bool {
+        self.schema >= super::schema::DELTA_VERSION
+    }
+
     /// Whether the file has the range-read columns (a read-only open of an older store does not).
     fn has_range_columns(&self) -> bool {
         self.schema >= super::schema::RANGE_VERSION
@@ -171,37 +173,24 @@ impl Store for SqliteStore {
     }
 
     fn blob(&self, hash: &ContentHash) -> Result<Option<Vec<u8>>, HostError> {
-        let run = || -> rusqlite::Result<Option<StoredBlob>> {
-            self.conn
-                .prepare_cached("SELECT codec, bytes, size FROM blobs WHERE hash = ?1")?
-                .query_row([hash.as_str()], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-                .optional()
-        };
-        let row =
-            run().map_err(|e| error::host(&format!("cannot read blob {}", hash.short()), e))?;
-        let Some((codec, bytes, size)) = row else {
-            return Ok(None);
-        };
-        super::codec::decode(&codec, bytes, size, self.blob_limit)
-            .map(Some)
-            .map_err(|super::codec::DecodeError::TooLarge(bound)| {
-                HostError::new(
-                    rewind_core::HostErrorKind::Corrupt,
-                    format!(
-                        "blob {} is corrupt: it inflates past {bound} bytes, the most its row \
-                         allows",
-                        hash.short()
-                    ),
-                )
-            })
+        super::blobs::read(&self.conn, hash, self.has_delta_columns(), self.blob_limit)
     }
 
     fn blobs(&self) -> Result<Vec<BlobInfo>, HostError> {
-        let run = || -> rusqlite::Result<Vec<(String, i64, i64)>> {
-            let mut stmt = self.conn.prepare_cached(
-                "SELECT hash, coalesce(size, length(bytes)), length(bytes) FROM blobs ORDER BY hash",
-            )?;
-            let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        let sql = match self.has_delta_columns() {
+            true => {
+                "SELECT hash, coalesce(size, length(bytes)), length(bytes), base FROM blobs
+                 ORDER BY hash"
+            }
+            false => {
+                "SELECT hash, coalesce(size, length(bytes)), length(bytes), NULL FROM blobs
+                 ORDER BY hash"
+            }
+        };
+        type Listed = (String, i64, i64, Option<String>);
+        let run = || -> rusqlite::Result<Vec<Listed>> {
+            let mut stmt = self.conn.prepare_cached(sql)?;
+            let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
             rows.collect()
         };
         let rows = run().map_err(|e| error::host("cannot list blobs", e))?;
@@ -209,12 +198,14 @@ impl Store for SqliteStore {
         // content: listing it would only make gc and stats fail on one damaged row.
         Ok(rows
             .into_iter()
-            .filter_map(|(hash, size, stored)| {
+            .filter_map(|(hash, size, stored, base)| {
                 Some(BlobInfo {
                     hash: ContentHash::parse(&hash)?,
                     size: size.max(0) as u64,
                     stored: stored.max(0) as u64,
-                    base: None,
+                    // A base that is not a digest cannot be kept alive by gc; reading the
+                    // dependent then reports it corrupt.
+                    base: base.as_deref().and_then(ContentHash::parse),
                 })
             })
             .collect())
@@ -364,13 +355,7 @@ impl Store for SqliteStore {
     }
 
     fn has_blob(&self, hash: &ContentHash) -> Result<bool, HostError> {
-        let run = || -> rusqlite::Result<bool> {
-            self.conn
-                .prepare_cached("SELECT 1 FROM blobs WHERE hash = ?1")?
-                .query_row([hash.as_str()], |_| Ok(()))
-                .optional()
-                .map(|found| found.is_some())
-        };
-        run().map_err(|e| error::host(&format!("cannot look up blob {}", hash.short()), e))
+        super::blobs::exists(&self.conn, hash)
+            .map_err(|e| error::host(&format!("cannot look up blob {}", hash.short()), e))
     }
 }

@@ -14,7 +14,7 @@ pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
 /// Migration `i` takes a database from version `i` to `i + 1`. Append only; never edit one that
 /// has shipped.
-const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5];
+pub(super) const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6];
 
 /// Version 1, the initial schema.
 ///
@@ -154,6 +154,22 @@ ALTER TABLE sessions ADD COLUMN bytes INTEGER NOT NULL DEFAULT 0;
 UPDATE sessions SET bytes = (SELECT coalesce(sum(bytes), 0) FROM checkpoints WHERE session_id = sessions.id);
 ";
 
+/// Version 6: blobs stored as deltas. `base` is the blob a `zstd-delta` row applies to (NULL for
+/// a whole copy), `depth` how many deltas a read applies to reach the content (0 for a whole
+/// copy), `step` the row's position since the last whole copy along the versions it was
+/// written after (see `blobs`). Existing rows are whole copies, which the defaults say.
+/// `blobs_by_base` answers "does anything still need this base" for deletes.
+const V6: &str = "
+ALTER TABLE blobs ADD COLUMN base TEXT;
+ALTER TABLE blobs ADD COLUMN depth INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE blobs ADD COLUMN step INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX blobs_by_base ON blobs (base) WHERE base IS NOT NULL;
+";
+
+/// The first schema with the delta columns of [`V6`]; older files (read-only opens) hold only
+/// whole copies.
+pub(super) const DELTA_VERSION: usize = 6;
+
 /// The first schema with the range-read columns of [`V5`]; a read-only open of an older store
 /// answers range reads by scanning instead.
 pub(super) const RANGE_VERSION: usize = 5;
@@ -186,7 +202,8 @@ pub(super) fn configure(conn: &Connection, what: &str, file: bool) -> Result<(),
     if file {
         enable_wal(conn, what)?;
     }
-    // FULL: a commit is on disk when it returns, so a recorded edit survives a power cut.
+    // FULL until a commit picks its own durability (`write::sync_for`): migrations and anything
+    // before the first batch are on disk when they return.
     conn.pragma_update(None, "synchronous", "FULL")
         .map_err(fail)?;
     conn.pragma_update(None, "foreign_keys", "ON")

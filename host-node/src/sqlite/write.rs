@@ -6,15 +6,79 @@ use super::read::{generation_of, last_seq_of};
 use super::{SqliteStore, error};
 use rewind_core::HostError;
 use rewind_core::batch::{Batch, Precondition, Write};
-use rewind_core::hash::ContentHash;
 use rewind_core::id::SessionId;
 use rewind_core::ports::StoreWrite;
 use rusqlite::{Connection, OptionalExtension, Params, TransactionBehavior, params};
 
+/// How durable a commit is when it returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Durability {
+    /// `synchronous=FULL`: the WAL is fsynced before the commit returns; on disk even across a
+    /// power cut. A FULL commit also makes every earlier commit of the file durable (they sit
+    /// before it in the same WAL).
+    Full,
+    /// `synchronous=NORMAL` in WAL mode: durable across a crash of the process (the commit is
+    /// in the OS's page cache), but a power cut or an OS crash may lose the last commits made
+    /// since the last FULL commit or WAL checkpoint. The database stays consistent either way:
+    /// whole batches are lost, never parts of one.
+    Normal,
+}
+
+impl Durability {
+    fn pragma(self) -> &'static str {
+        match self {
+            Self::Full => "FULL",
+            Self::Normal => "NORMAL",
+        }
+    }
+}
+
+/// The durability a batch needs. A journal is what lets recovery put files back, so a batch
+/// that writes or clears one (apply, undo, recover) is FULL: it is on disk before the first
+/// file is touched, and the settled state is on disk before the call returns. Everything else
+/// (recording messages, edits, checkpoints, forks, gc) only adds to or tidies the log; losing
+/// the last few to a power cut loses those records and touches no file, so they commit NORMAL,
+/// which skips the fsync per commit (see BENCHMARKS.md for what it saves). `records` is what
+/// the store was set to for them ([`SqliteStore::set_record_durability`]).
+pub(super) fn sync_for(batch: &Batch, records: Durability) -> Durability {
+    let journal = batch
+        .writes
+        .iter()
+        .any(|w| matches!(w, Write::PutJournal { .. } | Write::RemoveJournal { .. }));
+    match journal {
+        true => Durability::Full,
+        false => records,
+    }
+}
+
+impl SqliteStore {
+    /// How durable batches without a journal are (default [`Durability::Normal`]); journal
+    /// batches are always [`Durability::Full`]. `Full` here makes every commit survive a power
+    /// cut, at one fsync per commit.
+    pub fn set_record_durability(&mut self, durability: Durability) {
+        self.record_durability = durability;
+    }
+
+    /// Set `PRAGMA synchronous` for the next commit (a per-connection setting; only changed
+    /// when it differs from the last one set).
+    fn sync(&mut self, want: Durability) -> Result<(), HostError> {
+        if self.synchronous != Some(want) {
+            self.conn
+                .pragma_update(None, "synchronous", want.pragma())
+                .map_err(|e| error::host("cannot set the commit durability", e))?;
+            self.synchronous = Some(want);
+        }
+        Ok(())
+    }
+}
+
 impl StoreWrite for SqliteStore {
     fn commit(&mut self, batch: Batch) -> Result<(), HostError> {
+        self.sync(sync_for(&batch, self.record_durability))?;
+        let limit = self.blob_limit;
+        let recent = &mut self.recent;
         let Some(lock) = &mut self.lock else {
-            return commit(&mut self.conn, &batch);
+            return commit(&mut self.conn, &batch, limit, recent);
         };
         // A journal is only ever written under the apply lock, so a free lock proves its owner
         // is gone (see `lock`).
@@ -25,7 +89,7 @@ impl StoreWrite for SqliteStore {
         if writes_journal {
             lock.take(super::lock::LOCK_TIMEOUT)?;
         }
-        let result = commit(&mut self.conn, &batch);
+        let result = commit(&mut self.conn, &batch, limit, recent);
         if result.is_ok() {
             for w in &batch.writes {
                 match w {
@@ -53,7 +117,12 @@ impl StoreWrite for SqliteStore {
     }
 }
 
-fn commit(conn: &mut Connection, batch: &Batch) -> Result<(), HostError> {
+fn commit(
+    conn: &mut Connection,
+    batch: &Batch,
+    limit: u64,
+    recent: &mut super::blobs::Recent,
+) -> Result<(), HostError> {
     {
         // Dropping the transaction on any early return rolls everything back.
         let tx = conn
@@ -64,7 +133,7 @@ fn commit(conn: &mut Connection, batch: &Batch) -> Result<(), HostError> {
         }
         let mut running = Running::default();
         for w in &batch.writes {
-            apply(&tx, w, &mut running)?;
+            apply(&tx, w, limit, recent, &mut running)?;
         }
         running
             .flush(&tx)
@@ -220,7 +289,13 @@ fn exec<P: Params>(conn: &Connection, sql: &str, params: P) -> rusqlite::Result<
     conn.prepare_cached(sql)?.execute(params)
 }
 
-fn apply(conn: &Connection, w: &Write, running: &mut Running) -> Result<(), HostError> {
+fn apply(
+    conn: &Connection,
+    w: &Write,
+    limit: u64,
+    recent: &mut super::blobs::Recent,
+    running: &mut Running,
+) -> Result<(), HostError> {
     let done = match w {
         Write::CreateSession { session, body } => exec(
             conn,
@@ -299,19 +374,8 @@ fn apply(conn: &Connection, w: &Write, running: &mut Running) -> Result<(), Host
             )
             .inspect(|_| running.add_bytes(session, bytes))
         }
-        Write::PutBlob { hash, bytes, .. } => {
-            if ContentHash::of(bytes) != *hash {
-                return Err(error::precondition(format!(
-                    "blob bytes do not hash to {hash}"
-                )));
-            }
-            // Content-addressed: the same hash is the same bytes, so the first copy stays.
-            let (codec, stored) = super::codec::encode(bytes);
-            exec(
-                conn,
-                "INSERT INTO blobs (hash, bytes, codec, size) VALUES (?1, ?2, ?3, ?4) ON CONFLICT (hash) DO NOTHING",
-                params![hash.as_str(), stored.as_ref(), codec, bytes.len() as i64],
-            )
+        Write::PutBlob { hash, bytes, base } => {
+            return super::blobs::put(conn, hash, bytes, base.as_ref(), limit, recent);
         }
         Write::PutOperation {
             session,
@@ -332,6 +396,12 @@ fn apply(conn: &Connection, w: &Write, running: &mut Running) -> Result<(), Host
             params![journal.as_str(), session.as_str(), body],
         ),
         Write::DeleteBlob { hash } => {
+            if let Some(d) = super::blobs::dependent(conn, hash).map_err(|e| error::write(w, e))? {
+                return Err(error::precondition(format!(
+                    "blob {} is the base of {d}, which is still stored",
+                    hash.short()
+                )));
+            }
             exec(conn, "DELETE FROM blobs WHERE hash = ?1", [hash.as_str()])
         }
         Write::DeleteCheckpoint {
