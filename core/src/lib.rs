@@ -87,6 +87,8 @@ pub mod gc;
 pub mod hash;
 pub mod id;
 pub mod load;
+#[cfg(feature = "mem")]
+pub mod mem;
 pub mod model;
 pub mod patch;
 pub mod path;
