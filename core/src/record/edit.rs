@@ -260,7 +260,7 @@ fn change(h: Hashed, max: u64, blobs: &mut Vec<Write>) -> Result<FileChange, Err
             blobs.push(Write::PutBlob {
                 hash: hash.clone(),
                 bytes: bytes.clone(),
-                base: before_hash.clone().filter(|b| b != hash),
+                base: before_hash.filter(|b| b != hash),
             });
             Some(version(bytes, hash, c.after_mode))
         }
