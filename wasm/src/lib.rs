@@ -22,6 +22,18 @@ mod types;
 
 pub use engine::Engine;
 
+/// Rust-side access to the JS hosts, for this crate's contract tests (`tests/`); not part of
+/// the JS API and not exported to JS.
+#[doc(hidden)]
+pub mod testing {
+    use wasm_bindgen::JsCast as _;
+
+    /// A JS store object as the core's store port, exactly as `new Engine({ store })` uses it.
+    pub fn js_store(host: wasm_bindgen::JsValue) -> impl rewind_core::ports::StoreWrite {
+        crate::host::JsStore::new(host.unchecked_into(), crate::host::Thrown::default())
+    }
+}
+
 /// Panics print their message to `console.error` instead of a bare `unreachable`. A panic
 /// aborts the call; the engine it happened in is unusable afterwards (its methods then throw).
 #[wasm_bindgen::prelude::wasm_bindgen(start)]

@@ -128,6 +128,12 @@ impl MemStore {
         self.log.as_deref().unwrap_or(&[])
     }
 
+    /// Keep every batch committed from now on (a store loaded from a snapshot then has the
+    /// batches after it).
+    pub fn keep_log(&mut self) {
+        self.log.get_or_insert_with(Vec::new);
+    }
+
     /// Whether it keeps its committed batches.
     pub fn keeps_log(&self) -> bool {
         self.log.is_some()
