@@ -231,3 +231,28 @@ fn a_store_without_a_log_keeps_no_batches_but_counts_them() {
     assert!(store.committed().is_empty());
     assert_eq!(store.version().expect("v"), 1);
 }
+
+#[test]
+fn a_store_trusts_blob_hashes_only_while_asked() {
+    use rewind_core::batch::Write;
+    use rewind_core::hash::ContentHash;
+    let wrong = |claimed: &[u8]| {
+        let mut b = Batch::new();
+        b.push(Write::PutBlob {
+            hash: ContentHash::of(claimed),
+            bytes: b"other bytes".to_vec(),
+            base: None,
+        });
+        b
+    };
+    let mut store = MemStore::new();
+    store.trust_blob_hashes(true);
+    store.commit(wrong(b"one")).expect("replay trusts the log");
+    // Reads still see the damage: the engine verifies every blob it reads.
+    assert!(store.has_blob(&ContentHash::of(b"one")).expect("r"));
+    store.trust_blob_hashes(false);
+    let err = store
+        .commit(wrong(b"two"))
+        .expect_err("live commits hash new blobs");
+    assert_eq!(err.kind(), rewind_core::HostErrorKind::PreconditionFailed);
+}

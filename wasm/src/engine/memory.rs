@@ -45,8 +45,11 @@ impl Engine {
         if mem.keep_log {
             store.keep_log();
         }
+        // The log's blobs were hashed when first committed and every read checks the hash.
+        store.trust_blob_hashes(true);
         let report = replay::replay(&mut store, log, replay::Options { strict })
             .map_err(|e| JsErr::new(e.code(), e.to_string()))?;
+        store.trust_blob_hashes(false);
         let mut engine = Self::new_memory(store, mem);
         engine.diagnostics = report.diagnostics;
         Ok(engine)
