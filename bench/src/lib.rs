@@ -7,6 +7,7 @@ pub mod corpus;
 pub mod harness;
 pub mod hashing;
 pub mod ops;
+pub mod reload;
 pub mod report;
 pub mod resume;
 pub mod session;

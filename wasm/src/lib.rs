@@ -7,7 +7,9 @@
 //!
 //! The hosts are JS objects: the workspace `{ read, write, remove }`, and either an in-memory
 //! store whose committed batches go to `onCommit(bytes)` (persist them, replay them with
-//! `Engine.fromLog`), or a JS store object mirroring the core's `Store`/`StoreWrite` ports.
+//! `Engine.fromLog`; or persist `engine.snapshot()` plus the batches after it and reload with
+//! `Engine.fromSnapshot`), or a JS store object mirroring the core's `Store`/`StoreWrite` ports
+//! (with optional range-read callbacks).
 //! Time is `Date.now()`; ids are random from `crypto.getRandomValues`.
 //!
 //! Module map: [`engine`] (the class), `host` (the JS hosts as core ports), `convert` (serde
