@@ -210,7 +210,7 @@ fn damaged_or_foreign_snapshots_load_nothing_and_say_why() {
         flipped[at] ^= 0x10;
         assert_eq!(code(&flipped).0, ErrorKind::Corrupt, "bit flip at {at}");
     }
-    let mut longer = snap.clone();
+    let mut longer = snap;
     longer.push(0);
     assert_eq!(code(&longer).0, ErrorKind::Corrupt);
     assert!(matches!(
