@@ -8,6 +8,7 @@ pub mod floor;
 pub mod harness;
 pub mod hashing;
 pub mod ops;
+pub mod reload;
 pub mod report;
 pub mod resume;
 pub mod scale_data;

@@ -47,12 +47,13 @@ fn time_resume<S: StoreWrite, W: Workspace>(
     )
 }
 
-/// The wasm package's nodejs build, if someone built it (scripts/build-wasm).
-fn wasm_pkg(root: &Path) -> Option<std::path::PathBuf> {
-    ["wasm/pkg/node", "wasm/pkg/nodejs"]
-        .iter()
-        .map(|p| root.join(p))
-        .find(|p| p.join("rewind_wasm.js").exists() && p.join("rewind_wasm_bg.wasm").exists())
+/// The wasm package's nodejs build, if someone built it (scripts/build-wasm; the .wasm sits
+/// beside the entry-point folders).
+pub(crate) fn wasm_pkg(root: &Path) -> Option<std::path::PathBuf> {
+    let pkg = root.join("wasm/pkg");
+    let node = pkg.join("node");
+    (node.join("rewind_wasm.js").exists() && pkg.join("rewind_wasm_bg.wasm").exists())
+        .then_some(node)
 }
 
 /// What the Node script measured.

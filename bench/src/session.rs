@@ -68,7 +68,12 @@ fn build(dir: &Path, corpus: &Corpus) -> Result<()> {
     eprintln!("bench: building the {TURNS}-turn session (cached afterwards)");
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir)?;
-    let mut e = Engine::new(MemStore::new(), MemWorkspace::new(), SystemClock, RandomIds);
+    let mut e = Engine::new(
+        MemStore::with_log(),
+        MemWorkspace::new(),
+        SystemClock,
+        RandomIds,
+    );
     let s = workload::new_session(&mut e)?;
     let mut files: Vec<Vec<u8>> = (0..FILES)
         .map(|i| code_bytes(corpus, i * 7, 2_000 + 40 * i))

@@ -9,7 +9,8 @@
 //! No I/O, no clock, no randomness, no environment. Records come from a [`ports::Store`], files
 //! from a [`ports::Workspace`], time from a [`ports::Clock`] and fresh ids from a
 //! [`ports::IdSource`]; hosts implement those small sync traits (SQLite and real files natively,
-//! JavaScript callbacks in wasm, [`testkit`] in memory). `core/clippy.toml` enforces this.
+//! JavaScript callbacks in wasm, `mem::MemStore` and `testkit` in memory). `core/clippy.toml`
+//! enforces this.
 //!
 //! ## The loop
 //!
@@ -87,6 +88,8 @@ pub mod gc;
 pub mod hash;
 pub mod id;
 pub mod load;
+#[cfg(feature = "mem")]
+pub mod mem;
 pub mod model;
 pub mod patch;
 pub mod path;

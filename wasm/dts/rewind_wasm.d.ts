@@ -94,6 +94,32 @@ export interface StoreHost {
     version(): number;
     /** Apply one batch atomically (see above). */
     commit(batch: Uint8Array): void;
+
+    // Optional range reads. Each one the host has is used instead of reading the whole session
+    // (the engine looks them up once, when it is made); each one it lacks is answered from the
+    // whole-session reads above. A seq range is `from` (inclusive) to `to` (exclusive), and
+    // `to === null` means open-ended. Rows come back by seq, like the whole reads.
+
+    /** One message by id, on any branch. */
+    message?(sessionId: string, messageId: string): StoreRow | null;
+    /** The messages whose seq is in `from..to`. */
+    messagesIn?(sessionId: string, from: number, to: number | null): StoreRow[];
+    /** At most `limit` messages in `from..to`: those with the highest seqs, by seq. */
+    lastMessagesIn?(sessionId: string, from: number, to: number | null, limit: number): StoreRow[];
+    /** How many messages are in `from..to`. */
+    messageCountIn?(sessionId: string, from: number, to: number | null): number;
+    /** The compaction summaries: messages committed with `boundary: true`, by seq. */
+    boundaries?(sessionId: string): StoreRow[];
+    /** The turns whose prompt seq is in `from..to`, by prompt seq. */
+    turnsIn?(sessionId: string, from: number, to: number | null): StoreRow[];
+    /** One checkpoint by id. */
+    checkpoint?(sessionId: string, checkpointId: string): StoreRow | null;
+    /** The checkpoints whose seq is in `from..to`. */
+    checkpointsIn?(sessionId: string, from: number, to: number | null): StoreRow[];
+    /** The sum of the `bytes` of the session's stored `putCheckpoint` writes. */
+    sessionBytes?(sessionId: string): number;
+    /** Whether the store holds a blob (no bytes read). */
+    hasBlob?(hash: string): boolean;
 }
 
 /** `new Engine({ store, workspace })`. */
@@ -111,17 +137,32 @@ export interface EngineOptions {
  * loses it. To load, feed the persisted batches back in the same order with `Engine.fromLog`,
  * then call `recover()` to settle an apply a crash interrupted. If `onCommit` throws, the batch
  * stays committed in memory and the call throws `host_error` afterwards (the host's log now
- * lacks that batch; `committedBatches()` gives the full log to rewrite it from).
+ * lacks that batch: persist `engine.snapshot()` in place of the log).
+ *
+ * A long session reloads faster from a snapshot: now and then store `engine.snapshot()` and
+ * drop the persisted batches; keep every batch `onCommit` delivers after `snapshot()` returned;
+ * reload with `Engine.fromSnapshot(snapshot, { workspace, batches })`.
  */
 export interface MemoryEngineOptions {
     workspace: WorkspaceHost;
     onCommit?: (batch: Uint8Array) => void;
     /**
-     * `Engine.fromLog` only. By default a torn last batch (a crash mid-write) is dropped and an
-     * undecodable or inapplicable batch in the middle is skipped, each reported in
+     * `Engine.fromLog` / `fromSnapshot` only. By default a torn last batch (a crash mid-write) is
+     * dropped and an undecodable or inapplicable batch in the middle is skipped, each reported in
      * `engine.diagnostics`; `strict: true` fails with `corrupt` on the first damaged batch.
      */
     strict?: boolean;
+    /**
+     * Also keep every committed batch (replayed ones included) for `committedBatches()`. Off by
+     * default: the engine keeps its rows, and a second copy of every batch would double memory.
+     */
+    keepLog?: boolean;
+}
+
+/** `Engine.fromSnapshot(snapshot, { workspace, onCommit, batches })`. */
+export interface SnapshotEngineOptions extends MemoryEngineOptions {
+    /** The batches `onCommit` delivered after the snapshot was taken, in order. */
+    batches?: Iterable<Uint8Array>;
 }
 
 export type Millis = number;
@@ -574,8 +615,9 @@ export class Engine {
      */
     checkpoints(sessionId: string): CheckpointSummary[];
     /**
-     * Every batch an in-memory engine holds (replayed and new), in commit order: a full log
-     * to rewrite a host's persisted copy from. Engines over a JS store have none.
+     * Every batch an in-memory engine made with `keepLog: true` committed (replayed and new;
+     * after a snapshot, the batches since it), in commit order. Without `keepLog` the engine
+     * keeps rows, not batches, and this is `unavailable`: persist `snapshot()` instead.
      */
     committedBatches(): Uint8Array[];
     /**
@@ -598,6 +640,13 @@ export class Engine {
      * An in-memory engine rebuilt from the batches an earlier one handed to `onCommit`.
      */
     static fromLog(batches: Iterable<Uint8Array>, opts: MemoryEngineOptions): Engine;
+    /**
+     * An in-memory engine loaded from `engine.snapshot()`, then the batches committed after
+     * that snapshot (`batches`, in order; replayed as `fromLog` does). A snapshot that is not
+     * one, or of a format this build does not read, is `invalid_input`; a damaged one is
+     * `corrupt`. Either way nothing is loaded.
+     */
+    static fromSnapshot(snapshot: Uint8Array, opts: SnapshotEngineOptions): Engine;
     /**
      * Retention then garbage collection: drop checkpoints past the newest `keep` (default 100)
      * per session (the active branch's first) and sessions idle for `olderThanDays` or
@@ -674,6 +723,12 @@ export class Engine {
      */
     sideChat(sessionId: string, opts: SideChatOptions): ForkOutcome;
     /**
+     * The whole in-memory store as one compact byte string (versioned and checksummed), for
+     * `Engine.fromSnapshot`. Every batch `onCommit` receives after this returns comes after it.
+     * Engines over a JS store have none (`unavailable`).
+     */
+    snapshot(): Uint8Array;
+    /**
      * Bytes recorded versus bytes stored.
      */
     stats(): StorageStats;
@@ -682,8 +737,8 @@ export class Engine {
      */
     undo(sessionId: string, opts: UndoOptions): ApplyOutcome;
     /**
-     * What `Engine.fromLog` left out: one diagnostic per damaged batch (kind `batch`, id =
-     * its index in the log). Empty for a whole log and for the other constructors.
+     * What `Engine.fromLog` / `fromSnapshot` left out: one diagnostic per damaged batch (kind
+     * `batch`, id = its index in the log). Empty for a whole log and for the other constructors.
      */
     readonly diagnostics: Diagnostic[];
 }

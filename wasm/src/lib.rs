@@ -7,7 +7,9 @@
 //!
 //! The hosts are JS objects: the workspace `{ read, write, remove }`, and either an in-memory
 //! store whose committed batches go to `onCommit(bytes)` (persist them, replay them with
-//! `Engine.fromLog`), or a JS store object mirroring the core's `Store`/`StoreWrite` ports.
+//! `Engine.fromLog`; or persist `engine.snapshot()` plus the batches after it and reload with
+//! `Engine.fromSnapshot`), or a JS store object mirroring the core's `Store`/`StoreWrite` ports
+//! (with optional range-read callbacks).
 //! Time is `Date.now()`; ids are random from `crypto.getRandomValues`.
 //!
 //! Module map: [`engine`] (the class), `host` (the JS hosts as core ports), `convert` (serde
@@ -21,6 +23,18 @@ mod host;
 mod types;
 
 pub use engine::Engine;
+
+/// Rust-side access to the JS hosts, for this crate's contract tests (`tests/`); not part of
+/// the JS API and not exported to JS.
+#[doc(hidden)]
+pub mod testing {
+    use wasm_bindgen::JsCast as _;
+
+    /// A JS store object as the core's store port, exactly as `new Engine({ store })` uses it.
+    pub fn js_store(host: wasm_bindgen::JsValue) -> impl rewind_core::ports::StoreWrite {
+        crate::host::JsStore::new(host.unchecked_into(), crate::host::Thrown::default())
+    }
+}
 
 /// Panics print their message to `console.error` instead of a bare `unreachable`. A panic
 /// aborts the call; the engine it happened in is unusable afterwards (its methods then throw).

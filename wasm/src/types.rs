@@ -100,6 +100,32 @@ export interface StoreHost {
   version(): number;
   /** Apply one batch atomically (see above). */
   commit(batch: Uint8Array): void;
+
+  // Optional range reads. Each one the host has is used instead of reading the whole session
+  // (the engine looks them up once, when it is made); each one it lacks is answered from the
+  // whole-session reads above. A seq range is `from` (inclusive) to `to` (exclusive), and
+  // `to === null` means open-ended. Rows come back by seq, like the whole reads.
+
+  /** One message by id, on any branch. */
+  message?(sessionId: string, messageId: string): StoreRow | null;
+  /** The messages whose seq is in `from..to`. */
+  messagesIn?(sessionId: string, from: number, to: number | null): StoreRow[];
+  /** At most `limit` messages in `from..to`: those with the highest seqs, by seq. */
+  lastMessagesIn?(sessionId: string, from: number, to: number | null, limit: number): StoreRow[];
+  /** How many messages are in `from..to`. */
+  messageCountIn?(sessionId: string, from: number, to: number | null): number;
+  /** The compaction summaries: messages committed with `boundary: true`, by seq. */
+  boundaries?(sessionId: string): StoreRow[];
+  /** The turns whose prompt seq is in `from..to`, by prompt seq. */
+  turnsIn?(sessionId: string, from: number, to: number | null): StoreRow[];
+  /** One checkpoint by id. */
+  checkpoint?(sessionId: string, checkpointId: string): StoreRow | null;
+  /** The checkpoints whose seq is in `from..to`. */
+  checkpointsIn?(sessionId: string, from: number, to: number | null): StoreRow[];
+  /** The sum of the `bytes` of the session's stored `putCheckpoint` writes. */
+  sessionBytes?(sessionId: string): number;
+  /** Whether the store holds a blob (no bytes read). */
+  hasBlob?(hash: string): boolean;
 }
 
 /** `new Engine({ store, workspace })`. */
@@ -117,17 +143,32 @@ export interface EngineOptions {
  * loses it. To load, feed the persisted batches back in the same order with `Engine.fromLog`,
  * then call `recover()` to settle an apply a crash interrupted. If `onCommit` throws, the batch
  * stays committed in memory and the call throws `host_error` afterwards (the host's log now
- * lacks that batch; `committedBatches()` gives the full log to rewrite it from).
+ * lacks that batch: persist `engine.snapshot()` in place of the log).
+ *
+ * A long session reloads faster from a snapshot: now and then store `engine.snapshot()` and
+ * drop the persisted batches; keep every batch `onCommit` delivers after `snapshot()` returned;
+ * reload with `Engine.fromSnapshot(snapshot, { workspace, batches })`.
  */
 export interface MemoryEngineOptions {
   workspace: WorkspaceHost;
   onCommit?: (batch: Uint8Array) => void;
   /**
-   * `Engine.fromLog` only. By default a torn last batch (a crash mid-write) is dropped and an
-   * undecodable or inapplicable batch in the middle is skipped, each reported in
+   * `Engine.fromLog` / `fromSnapshot` only. By default a torn last batch (a crash mid-write) is
+   * dropped and an undecodable or inapplicable batch in the middle is skipped, each reported in
    * `engine.diagnostics`; `strict: true` fails with `corrupt` on the first damaged batch.
    */
   strict?: boolean;
+  /**
+   * Also keep every committed batch (replayed ones included) for `committedBatches()`. Off by
+   * default: the engine keeps its rows, and a second copy of every batch would double memory.
+   */
+  keepLog?: boolean;
+}
+
+/** `Engine.fromSnapshot(snapshot, { workspace, onCommit, batches })`. */
+export interface SnapshotEngineOptions extends MemoryEngineOptions {
+  /** The batches `onCommit` delivered after the snapshot was taken, in order. */
+  batches?: Iterable<Uint8Array>;
 }
 
 export type Millis = number;

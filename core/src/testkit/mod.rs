@@ -1,19 +1,20 @@
-//! Test hosts (feature `testkit`): an in-memory store and workspace with fault injection,
-//! deterministic time and ids, and the contract-test macros every adapter runs.
+//! Test hosts (feature `testkit`, which includes `mem`): the in-memory store with commit faults,
+//! an in-memory workspace with fault injection, deterministic time and ids, and the
+//! contract-test macros every adapter runs.
 //!
 //! The memory hosts are first-class hosts: the wasm package's `Engine.inMemory` is built on
-//! `MemStore`, and every JSON scenario runs against them.
+//! [`MemStore`] (from [`crate::mem`], which the package uses without this kit), and every JSON
+//! scenario runs against them.
 
 mod contract;
 mod contract_range;
 mod faults;
 mod faulty;
-mod mem_store;
 mod mem_workspace;
 
+pub use crate::mem::MemStore;
 pub use faults::{Fault, FaultOp, Faults};
 pub use faulty::Faulty;
-pub use mem_store::MemStore;
 pub use mem_workspace::MemWorkspace;
 
 use crate::model::Millis;

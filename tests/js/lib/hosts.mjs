@@ -189,3 +189,63 @@ export class MemStoreHost {
     }
   }
 }
+
+/**
+ * A MemStoreHost that also answers the optional range reads (`messagesIn`, `message`, …) from
+ * indexes of its own, and counts its whole-session reads, so a test can see the engine used
+ * the range callbacks. `to === null` is an open-ended range.
+ */
+export class RangeStoreHost extends MemStoreHost {
+  constructor() {
+    super();
+    this.boundarySeqs = new Map(); // session -> Set(seq)
+    this.checkpointBytes = new Map(); // session -> Map(checkpoint id -> bytes)
+    this.wholeReads = 0;
+    this.rangeReads = 0;
+  }
+  static inRange(seq, from, to) { return seq >= from && (to === null || seq < to); }
+  messages(s) { this.wholeReads++; return super.messages(s); }
+  checkpoints(s) { this.wholeReads++; return super.checkpoints(s); }
+  turns(s) { this.wholeReads++; return super.turns(s); }
+  rows(s, table) {
+    this.rangeReads++;
+    const r = this.sessionsById.get(s);
+    if (!r) return [];
+    return [...r[table].entries()].sort((a, b) => a[0] - b[0]).map(([seq, [id, body]]) => ({ id, seq, body }));
+  }
+  message(s, id) { return this.rows(s, 'messages').find((m) => m.id === id) ?? null; }
+  messagesIn(s, from, to) { return this.rows(s, 'messages').filter((m) => RangeStoreHost.inRange(m.seq, from, to)); }
+  lastMessagesIn(s, from, to, limit) { const rows = this.messagesIn(s, from, to); return rows.slice(Math.max(0, rows.length - limit)); }
+  messageCountIn(s, from, to) { return this.messagesIn(s, from, to).length; }
+  boundaries(s) { const set = this.boundarySeqs.get(s) ?? new Set(); return this.rows(s, 'messages').filter((m) => set.has(m.seq)); }
+  turnsIn(s, from, to) {
+    this.rangeReads++;
+    const r = this.sessionsById.get(s);
+    if (!r) return [];
+    return [...r.turns.entries()].map(([id, [seq, body]]) => ({ id, seq, body }))
+      .filter((t) => RangeStoreHost.inRange(t.seq, from, to))
+      .sort((a, b) => a.seq - b.seq || (a.id < b.id ? -1 : 1));
+  }
+  checkpoint(s, id) { return this.rows(s, 'checkpoints').find((c) => c.id === id) ?? null; }
+  checkpointsIn(s, from, to) { return this.rows(s, 'checkpoints').filter((c) => RangeStoreHost.inRange(c.seq, from, to)); }
+  sessionBytes(s) {
+    this.rangeReads++;
+    const ids = new Set(this.rows(s, 'checkpoints').map((c) => c.id));
+    let sum = 0;
+    for (const [id, n] of this.checkpointBytes.get(s) ?? []) if (ids.has(id)) sum += n;
+    return sum;
+  }
+  hasBlob(hash) { this.rangeReads++; return this.blobMap.has(hash); }
+  apply(w) {
+    if (w.write === 'appendMessage' && w.boundary) {
+      if (!this.boundarySeqs.has(w.session)) this.boundarySeqs.set(w.session, new Set());
+      this.boundarySeqs.get(w.session).add(w.seq);
+    }
+    if (w.write === 'putCheckpoint') {
+      if (!this.checkpointBytes.has(w.session)) this.checkpointBytes.set(w.session, new Map());
+      this.checkpointBytes.get(w.session).set(w.checkpoint, w.bytes ?? 0);
+    }
+    if (w.write === 'deleteSession') { this.boundarySeqs.delete(w.session); this.checkpointBytes.delete(w.session); }
+    super.apply(w);
+  }
+}

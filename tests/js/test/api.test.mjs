@@ -123,7 +123,7 @@ test('a store returning the wrong shape is host_error', () => {
 test('fromLog: replaying the committed batches reproduces the same state', () => {
   const log = [];
   const ws = new MemWorkspace();
-  const engine = Engine.inMemory({ workspace: ws, onCommit: (b) => log.push(b) });
+  const engine = Engine.inMemory({ workspace: ws, keepLog: true, onCommit: (b) => log.push(b) });
   const { id, messageId } = story(engine, ws);
   const done = engine.applyFileRewind(id, { since: messageId });
   engine.rewindConversation(id, { to: messageId });

@@ -8,17 +8,26 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { PKG, ROOT } from '../lib/pkg.mjs';
 
-test('the .wasm imports nothing from "env"', () => {
-  for (const target of ['node', 'web']) {
-    const mod = new WebAssembly.Module(fs.readFileSync(path.join(PKG, target, 'rewind_wasm_bg.wasm')));
-    const env = WebAssembly.Module.imports(mod).filter((i) => i.module === 'env');
-    assert.deepEqual(env, [], `${target}: ${JSON.stringify(env)}`);
+const WASM = path.join(PKG, 'rewind_wasm_bg.wasm');
+
+test('the .wasm imports nothing from "env", and the package ships it once', () => {
+  const mod = new WebAssembly.Module(fs.readFileSync(WASM));
+  const env = WebAssembly.Module.imports(mod).filter((i) => i.module === 'env');
+  assert.deepEqual(env, [], JSON.stringify(env));
+  const copies = fs.readdirSync(PKG, { recursive: true }).filter((f) => String(f).endsWith('.wasm'));
+  assert.deepEqual(copies, ['rewind_wasm_bg.wasm']);
+});
+
+test('the shipped .wasm has no name or producers section', () => {
+  const mod = new WebAssembly.Module(fs.readFileSync(WASM));
+  for (const name of ['name', 'producers']) {
+    assert.deepEqual(WebAssembly.Module.customSections(mod, name), [], `custom section ${name}`);
   }
 });
 
 test('the web target loads with initSync and works', async () => {
   const web = await import(path.join(PKG, 'web/rewind_wasm.js'));
-  web.initSync({ module: fs.readFileSync(path.join(PKG, 'web/rewind_wasm_bg.wasm')) });
+  web.initSync({ module: fs.readFileSync(WASM) });
   const files = new Map();
   const engine = web.Engine.inMemory({
     workspace: { read: (p) => files.get(p) ?? null, write: (p, b) => files.set(p, b), remove: (p) => files.delete(p) },
@@ -30,7 +39,7 @@ test('the web target loads with initSync and works', async () => {
 test('the package.json exports resolve for Node', () => {
   const pkg = JSON.parse(fs.readFileSync(path.join(PKG, 'package.json'), 'utf8'));
   assert.equal(pkg.name, 'rewind-wasm');
-  for (const f of ['node/rewind_wasm.js', 'node/rewind_wasm.d.ts', 'web/rewind_wasm.js', 'web/rewind_wasm.d.ts']) {
+  for (const f of ['node/rewind_wasm.js', 'node/rewind_wasm.d.ts', 'web/rewind_wasm.js', 'web/rewind_wasm.d.ts', 'rewind_wasm_bg.wasm']) {
     assert.ok(fs.existsSync(path.join(PKG, f)), f);
   }
 });

@@ -1,11 +1,12 @@
-// Every JSON scenario of tests/scenarios/ through the JS API, on both store kinds:
-// Engine.inMemory (the wasm MemStore) and new Engine({ store }) (a JS StoreHost).
+// Every JSON scenario of tests/scenarios/ through the JS API, on every store kind:
+// Engine.inMemory (the wasm MemStore) and new Engine({ store }) over a JS StoreHost without the
+// optional range callbacks (the engine falls back to whole-session reads) and with them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Engine, ROOT } from '../lib/pkg.mjs';
-import { MemWorkspace, MemStoreHost } from '../lib/hosts.mjs';
+import { MemWorkspace, MemStoreHost, RangeStoreHost } from '../lib/hosts.mjs';
 import { runScenario } from '../lib/scenario.mjs';
 
 const dir = path.join(ROOT, 'tests/scenarios');
@@ -25,10 +26,12 @@ for (const file of files) {
     runScenario(sc, { engine, workspace });
   });
 
-  test(`scenario ${file} (JS StoreHost)`, () => {
-    const workspace = new MemWorkspace();
-    const store = new MemStoreHost();
-    const engine = new Engine({ store, workspace });
-    runScenario(sc, { engine, workspace, store });
-  });
+  for (const Host of [MemStoreHost, RangeStoreHost]) {
+    test(`scenario ${file} (JS StoreHost${Host === RangeStoreHost ? ' with range callbacks' : ''})`, () => {
+      const workspace = new MemWorkspace();
+      const store = new Host();
+      const engine = new Engine({ store, workspace });
+      runScenario(sc, { engine, workspace, store });
+    });
+  }
 }

@@ -72,9 +72,27 @@ try {
   void cause;
 }
 
+const snapshot: Uint8Array = again.snapshot();
+const tail: Uint8Array[] = [];
+const reloaded = Engine.fromSnapshot(snapshot, { workspace, batches: tail, strict: false, keepLog: true });
+const kept: Uint8Array[] = reloaded.committedBatches();
+void kept;
+// @ts-expect-error: the snapshot is bytes
+Engine.fromSnapshot('snapshot', { workspace });
+
 declare const store: StoreHost;
 const withStore = new Engine({ store, workspace });
 withStore.free();
+// The range reads are optional callbacks; an open-ended range has `to === null`.
+const ranged: StoreHost = {
+  ...store,
+  messagesIn: (sessionId: string, from: number, to: number | null) => store.messages(sessionId).filter((r) => r.seq >= from && (to === null || r.seq < to)),
+  hasBlob: (hash: string) => store.blob(hash) !== null,
+};
+void ranged;
+// @ts-expect-error: a count is a number
+const badRanged: StoreHost = { ...store, messageCountIn: () => 'many' };
+void badRanged;
 
 async function browser(): Promise<void> {
   await init();

@@ -7,13 +7,12 @@ use crate::host::{
     CryptoIds, EmittingStore, JsClock, JsStore, JsWorkspace, STORE_METHODS, StoreHost, Thrown,
     WORKSPACE_METHODS, WorkspaceHost, require_methods,
 };
-use js_sys::{Function, Uint8Array};
+use js_sys::Function;
 use rewind_core::Coded;
 use rewind_core::files::{ApplyOptions, TargetOptions};
 use rewind_core::id::SessionId;
+use rewind_core::mem::MemStore;
 use rewind_core::record::FileEdit;
-use rewind_core::replay;
-use rewind_core::testkit::MemStore;
 use rewind_core::{ErrorKind, conversation};
 use wasm_bindgen::prelude::*;
 
@@ -45,6 +44,7 @@ macro_rules! with {
 }
 
 mod maintenance;
+mod memory;
 
 /// The rewind engine over a JS workspace and an in-memory or JS store.
 ///
@@ -77,10 +77,11 @@ impl std::fmt::Debug for Engine {
     }
 }
 
-/// `{ workspace, onCommit }` of `Engine.inMemory` / `Engine.fromLog`.
+/// `{ workspace, onCommit, keepLog }` of the in-memory constructors.
 struct MemoryOptions {
     workspace: WorkspaceHost,
     on_commit: Option<Function>,
+    keep_log: bool,
 }
 
 fn get(obj: &JsValue, key: &str) -> JsValue {
@@ -111,7 +112,18 @@ fn memory_options(opts: &JsValue, what: &str) -> Result<MemoryOptions, JsErr> {
     Ok(MemoryOptions {
         workspace,
         on_commit,
+        keep_log: flag(opts, "keepLog")?,
     })
+}
+
+/// An optional boolean option (absent = false).
+fn flag(opts: &JsValue, key: &str) -> Result<bool, JsErr> {
+    let v = get(opts, key);
+    match v.as_bool() {
+        Some(b) => Ok(b),
+        None if v.is_undefined() || v.is_null() => Ok(false),
+        None => Err(JsErr::input(format!("{key} must be a boolean"))),
+    }
 }
 
 fn session_id(v: &JsValue) -> Result<SessionId, JsErr> {
@@ -120,7 +132,10 @@ fn session_id(v: &JsValue) -> Result<SessionId, JsErr> {
 }
 
 impl Engine {
-    fn new_memory(store: MemStore, opts: MemoryOptions) -> Self {
+    fn new_memory(mut store: MemStore, opts: MemoryOptions) -> Self {
+        if opts.keep_log {
+            store.keep_log();
+        }
         let thrown = Thrown::default();
         let hook_failed = Thrown::default();
         let store = EmittingStore::new(store, opts.on_commit, hook_failed.clone());
@@ -148,8 +163,8 @@ impl Engine {
             return Err(JsErr::new(
                 ErrorKind::HostError,
                 "onCommit threw: the call completed and its changes are in the engine, but the host \
-                 did not take the committed batch, so its log now lacks it (rewrite it from \
-                 committedBatches())",
+                 did not take the committed batch, so its log now lacks it (persist \
+                 engine.snapshot() in place of the log)",
             )
             .with_cause(Some(hook))
             .into());
@@ -177,80 +192,6 @@ impl Engine {
             hook_failed: Thrown::default(),
             diagnostics: Vec::new(),
         })
-    }
-
-    /// An engine whose records live in memory; `onCommit(batch)` receives each committed batch.
-    #[wasm_bindgen(js_name = inMemory)]
-    pub fn in_memory(
-        #[wasm_bindgen(unchecked_param_type = "MemoryEngineOptions")] opts: JsValue,
-    ) -> Result<Self> {
-        let opts = memory_options(&opts, "Engine.inMemory")?;
-        Ok(Self::new_memory(MemStore::new(), opts))
-    }
-
-    /// An in-memory engine rebuilt from the batches an earlier one handed to `onCommit`.
-    #[wasm_bindgen(js_name = fromLog)]
-    pub fn from_log(
-        #[wasm_bindgen(unchecked_param_type = "Iterable<Uint8Array>")] batches: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "MemoryEngineOptions")] opts: JsValue,
-    ) -> Result<Self> {
-        let opts_value = opts;
-        let opts = memory_options(&opts_value, "Engine.fromLog")?;
-        let iter = js_sys::try_iter(&batches)
-            .ok()
-            .flatten()
-            .ok_or_else(|| JsErr::input("fromLog takes an iterable of Uint8Array batches"))?;
-        let strict = get(&opts_value, "strict");
-        let strict = match strict.as_bool() {
-            Some(b) => b,
-            None if strict.is_undefined() || strict.is_null() => false,
-            None => return Err(JsErr::input("fromLog strict must be a boolean").into()),
-        };
-        let mut log = Vec::new();
-        for (i, item) in iter.enumerate() {
-            let item =
-                item.map_err(|e| JsErr::input("iterating the batches threw").with_cause(Some(e)))?;
-            let bytes = item.dyn_into::<Uint8Array>().map_err(|v| {
-                JsErr::input(format!(
-                    "batch {i} of the log is {}, not a Uint8Array",
-                    convert::type_name(&v)
-                ))
-            })?;
-            log.push(bytes.to_vec());
-        }
-        let mut store = MemStore::new();
-        let report = replay::replay(&mut store, &log, replay::Options { strict })
-            .map_err(|e| JsErr::new(e.code(), e.to_string()))?;
-        let mut engine = Self::new_memory(store, opts);
-        engine.diagnostics = report.diagnostics;
-        Ok(engine)
-    }
-
-    /// What `Engine.fromLog` left out: one diagnostic per damaged batch (kind `batch`, id =
-    /// its index in the log). Empty for a whole log and for the other constructors.
-    #[wasm_bindgen(getter, unchecked_return_type = "Diagnostic[]")]
-    pub fn diagnostics(&self) -> Result<JsValue> {
-        Ok(to_js(&self.diagnostics)?)
-    }
-
-    /// Every batch an in-memory engine holds (replayed and new), in commit order: a full log
-    /// to rewrite a host's persisted copy from. Engines over a JS store have none.
-    #[wasm_bindgen(js_name = committedBatches, unchecked_return_type = "Uint8Array[]")]
-    pub fn committed_batches(&self) -> Result<JsValue> {
-        match &self.inner {
-            Inner::Memory(e) => Ok(e
-                .store()
-                .committed()
-                .iter()
-                .map(|b| JsValue::from(Uint8Array::from(b.to_bytes().as_slice())))
-                .collect::<js_sys::Array>()
-                .into()),
-            Inner::Store(_) => Err(JsErr::new(
-                ErrorKind::Unavailable,
-                "committedBatches: this engine's records are in the JS store host",
-            )
-            .into()),
-        }
     }
 
     /// Start a session.

@@ -6,17 +6,18 @@
 //! value itself is kept in a shared [`Thrown`] slot so the error the call finally throws to JS
 //! carries it as `cause`.
 
+mod memory;
+mod store;
+
+pub(crate) use memory::EmittingStore;
+pub(crate) use store::JsStore;
+
 use crate::convert;
-use js_sys::{Function, Uint8Array};
-use rewind_core::batch::Batch;
+use js_sys::Uint8Array;
 use rewind_core::error::{HostError, HostErrorKind};
-use rewind_core::hash::ContentHash;
-use rewind_core::id::{CommandId, SessionId, TurnId};
 use rewind_core::model::Millis;
 use rewind_core::path::WorkPath;
-use rewind_core::ports::{BlobInfo, Clock, IdSource, Row, Store, StoreWrite, Workspace};
-use rewind_core::testkit::MemStore;
-use serde::Deserialize;
+use rewind_core::ports::{Clock, IdSource, Workspace};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -249,229 +250,6 @@ impl JsWorkspace {
             .ok()
             .filter(JsValue::is_function)
             .map(JsCast::unchecked_into)
-    }
-}
-
-/// A row as a JS store returns it.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RowIn {
-    id: String,
-    seq: u64,
-    body: String,
-}
-
-impl From<RowIn> for Row {
-    fn from(r: RowIn) -> Self {
-        Self {
-            id: r.id,
-            seq: r.seq,
-            body: r.body,
-        }
-    }
-}
-
-/// A blob entry as a JS store returns it.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct BlobIn {
-    hash: String,
-    size: u64,
-    stored: u64,
-}
-
-/// The store ports over a JS object.
-#[derive(Debug)]
-pub(crate) struct JsStore {
-    host: StoreHost,
-    thrown: Thrown,
-}
-
-impl JsStore {
-    pub(crate) fn new(host: StoreHost, thrown: Thrown) -> Self {
-        Self { host, thrown }
-    }
-
-    fn call(
-        &self,
-        f: impl FnOnce(&StoreHost) -> Result<JsValue, JsValue>,
-    ) -> Result<JsValue, HostError> {
-        f(&self.host).map_err(|e| self.thrown.host_error(e))
-    }
-
-    fn decode<T: serde::de::DeserializeOwned>(
-        what: &str,
-        expected: &str,
-        v: &JsValue,
-    ) -> Result<T, HostError> {
-        serde_wasm_bindgen::from_value(v.clone()).map_err(|e| {
-            HostError::io(format!(
-                "{what} returned {expected} of the wrong shape: {e}"
-            ))
-        })
-    }
-
-    fn row(&self, what: &str, v: &JsValue) -> Result<Option<Row>, HostError> {
-        let row: Option<RowIn> = Self::decode(what, "a row ({ id, seq, body }) or null", v)?;
-        Ok(row.map(Row::from))
-    }
-
-    fn rows(&self, what: &str, v: &JsValue) -> Result<Vec<Row>, HostError> {
-        let rows: Vec<RowIn> = Self::decode(what, "an array of rows ({ id, seq, body })", v)?;
-        Ok(rows.into_iter().map(Row::from).collect())
-    }
-}
-
-impl Store for JsStore {
-    fn session(&self, id: &SessionId) -> Result<Option<Row>, HostError> {
-        let v = self.call(|h| h.session(id.as_str()))?;
-        self.row("store.session", &v)
-    }
-    fn sessions(&self) -> Result<Vec<Row>, HostError> {
-        let v = self.call(StoreHost::sessions)?;
-        self.rows("store.sessions", &v)
-    }
-    fn messages(&self, session: &SessionId) -> Result<Vec<Row>, HostError> {
-        let v = self.call(|h| h.messages(session.as_str()))?;
-        self.rows("store.messages", &v)
-    }
-    fn turn(&self, session: &SessionId, turn: &TurnId) -> Result<Option<Row>, HostError> {
-        let v = self.call(|h| h.turn(session.as_str(), turn.as_str()))?;
-        self.row("store.turn", &v)
-    }
-    fn turns(&self, session: &SessionId) -> Result<Vec<Row>, HostError> {
-        let v = self.call(|h| h.turns(session.as_str()))?;
-        self.rows("store.turns", &v)
-    }
-    fn checkpoints(&self, session: &SessionId) -> Result<Vec<Row>, HostError> {
-        let v = self.call(|h| h.checkpoints(session.as_str()))?;
-        self.rows("store.checkpoints", &v)
-    }
-    fn operations(&self, session: &SessionId) -> Result<Vec<Row>, HostError> {
-        let v = self.call(|h| h.operations(session.as_str()))?;
-        self.rows("store.operations", &v)
-    }
-    fn journals(&self) -> Result<Vec<Row>, HostError> {
-        let v = self.call(StoreHost::journals)?;
-        self.rows("store.journals", &v)
-    }
-    fn blob(&self, hash: &ContentHash) -> Result<Option<Vec<u8>>, HostError> {
-        let v = self.call(|h| h.blob(hash.as_str()))?;
-        convert::opt_bytes(&v)
-            .ok_or_else(|| Thrown::bad_shape("store.blob", "a Uint8Array or null", &v))
-    }
-    fn blobs(&self) -> Result<Vec<BlobInfo>, HostError> {
-        let v = self.call(StoreHost::blobs)?;
-        let list: Vec<BlobIn> =
-            Self::decode("store.blobs", "an array of { hash, size, stored }", &v)?;
-        list.into_iter()
-            .map(|b| {
-                let hash = ContentHash::parse(&b.hash).ok_or_else(|| {
-                    HostError::new(
-                        HostErrorKind::Corrupt,
-                        format!(
-                            "store.blobs returned {:?}, which is not a content hash",
-                            b.hash
-                        ),
-                    )
-                })?;
-                Ok(BlobInfo {
-                    hash,
-                    size: b.size,
-                    stored: b.stored,
-                    base: None,
-                })
-            })
-            .collect()
-    }
-    fn last_seq(&self, session: &SessionId) -> Result<u64, HostError> {
-        let v = self.call(|h| h.last_seq(session.as_str()))?;
-        Self::decode("store.lastSeq", "a number", &v)
-    }
-    fn command_fact(
-        &self,
-        parent: &SessionId,
-        command: &CommandId,
-    ) -> Result<Option<Row>, HostError> {
-        let v = self.call(|h| h.command_fact(parent.as_str(), command.as_str()))?;
-        self.row("store.commandFact", &v)
-    }
-    fn version(&self) -> Result<u64, HostError> {
-        let v = self.call(StoreHost::version)?;
-        Self::decode("store.version", "a number", &v)
-    }
-}
-
-impl StoreWrite for JsStore {
-    fn commit(&mut self, batch: Batch) -> Result<(), HostError> {
-        let bytes = Uint8Array::from(batch.to_bytes().as_slice());
-        self.call(|h| h.commit(&bytes))?;
-        Ok(())
-    }
-}
-
-/// `MemStore` that hands every committed batch to the host's `onCommit(bytes)`.
-///
-/// The batch is committed in memory before the callback runs, so the engine never sees a
-/// half-committed state. If the callback throws, the commit still stands (the verb goes on and
-/// completes), and the exception is kept in `hook_failed` so the call then throws `host_error`.
-#[derive(Debug)]
-pub(crate) struct EmittingStore {
-    inner: MemStore,
-    on_commit: Option<Function>,
-    hook_failed: Thrown,
-}
-
-impl EmittingStore {
-    pub(crate) fn new(inner: MemStore, on_commit: Option<Function>, hook_failed: Thrown) -> Self {
-        Self {
-            inner,
-            on_commit,
-            hook_failed,
-        }
-    }
-
-    /// Every batch committed so far (including replayed ones), in order.
-    pub(crate) fn committed(&self) -> &[Batch] {
-        self.inner.committed()
-    }
-}
-
-macro_rules! delegate_store {
-    ($($name:ident($($arg:ident: $ty:ty),*) -> $ret:ty;)*) => {
-        impl Store for EmittingStore {
-            $(fn $name(&self, $($arg: $ty),*) -> Result<$ret, HostError> { self.inner.$name($($arg),*) })*
-        }
-    };
-}
-
-delegate_store! {
-    session(id: &SessionId) -> Option<Row>;
-    sessions() -> Vec<Row>;
-    messages(s: &SessionId) -> Vec<Row>;
-    turn(s: &SessionId, t: &TurnId) -> Option<Row>;
-    turns(s: &SessionId) -> Vec<Row>;
-    checkpoints(s: &SessionId) -> Vec<Row>;
-    operations(s: &SessionId) -> Vec<Row>;
-    journals() -> Vec<Row>;
-    blob(h: &ContentHash) -> Option<Vec<u8>>;
-    blobs() -> Vec<BlobInfo>;
-    last_seq(s: &SessionId) -> u64;
-    command_fact(p: &SessionId, c: &CommandId) -> Option<Row>;
-    version() -> u64;
-}
-
-impl StoreWrite for EmittingStore {
-    fn commit(&mut self, batch: Batch) -> Result<(), HostError> {
-        self.inner.commit(batch)?;
-        if let (Some(f), Some(done)) = (&self.on_commit, self.inner.committed().last()) {
-            let bytes = Uint8Array::from(done.to_bytes().as_slice());
-            if let Err(e) = f.call1(&JsValue::UNDEFINED, &bytes) {
-                // Deliberately not an Err: the batch is committed and the engine must see that.
-                let _ = self.hook_failed.host_error(e);
-            }
-        }
-        Ok(())
     }
 }
 

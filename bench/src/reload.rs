@@ -1,0 +1,215 @@
+//! The wasm package in a web IDE: how fast it reloads the 10,000-message session (from the
+//! whole batch log, and from a snapshot plus the batches after it), and how much it weighs
+//! (what ships: the one .wasm and the two JS entry points, raw and gzip -9).
+
+use crate::harness::{Measured, Result, Samples, run};
+use crate::report::{Met, Table};
+use crate::resume::wasm_pkg;
+use crate::session::{self, LongSession};
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+/// Target: either reload of the 10,000-message session under 250 ms.
+const RELOAD_MS: f64 = 250.0;
+/// Target: the shipped package at most 350 KB gzipped.
+const GZIP_KB: f64 = 350.0;
+/// Batches committed after the snapshot (about 14 turns of the session).
+const TAIL: usize = 100;
+/// Fresh processes per cold measurement.
+const COLD_RUNS: usize = 3;
+
+fn gzip_len(path: &Path) -> Result<u64> {
+    Ok(run(Command::new("gzip").arg("-9").arg("-c").arg(path))?
+        .stdout
+        .len() as u64)
+}
+
+fn kb(bytes: u64) -> String {
+    format!("{:.1} KB", bytes as f64 / 1000.0)
+}
+
+fn measured(v: &serde_json::Value) -> Result<Measured> {
+    let times = v["times"]
+        .as_array()
+        .ok_or("no times from node")?
+        .iter()
+        .map(|x| Duration::from_secs_f64(x.as_f64().unwrap_or(0.0) / 1000.0))
+        .collect();
+    Ok(Measured {
+        samples: Samples::new(times),
+        peak_kib: None,
+    })
+}
+
+fn check_counts(what: &str, v: &serde_json::Value) -> Result<()> {
+    let ok = v["messages"].as_u64() == Some((5 * session::TURNS) as u64)
+        && v["activeCheckpoints"].as_u64() == Some(session::TURNS as u64);
+    match ok {
+        true => Ok(()),
+        false => Err(format!("{what} loaded the wrong session: {v}").into()),
+    }
+}
+
+fn size_table(pkg: &Path) -> Result<Table> {
+    let mut t = Table::new("wasm package size (what ships)");
+    let files = [
+        (
+            "rewind_wasm_bg.wasm",
+            "the .wasm (one file, both entry points)",
+        ),
+        ("web/rewind_wasm.js", "JS glue, web (ES module)"),
+        ("node/rewind_wasm.js", "JS glue, Node (CommonJS)"),
+    ];
+    let mut sizes = Vec::new();
+    for (file, what) in files {
+        let path = pkg.join(file);
+        let (r, g) = (std::fs::metadata(&path)?.len(), gzip_len(&path)?);
+        sizes.push((r, g));
+        t.value(
+            what,
+            format!("{} raw, {} gzip", kb(r), kb(g)),
+            "",
+            Met::None,
+        );
+    }
+    let sum = |n: usize| {
+        sizes[..n]
+            .iter()
+            .fold((0, 0), |(a, b), (r, g)| (a + r, b + g))
+    };
+    let (page_raw, page_gz) = sum(2);
+    let (all_raw, all_gz) = sum(3);
+    t.value(
+        "**what a page downloads: .wasm + web glue**",
+        format!("{} raw, {} gzip", kb(page_raw), kb(page_gz)),
+        "gzip ≤ 350 KB",
+        Met::from(page_gz as f64 / 1000.0 <= GZIP_KB),
+    )
+    .value(
+        "the .wasm + both glue files",
+        format!("{} raw, {} gzip", kb(all_raw), kb(all_gz)),
+        "",
+        Met::None,
+    );
+    t.note(
+        "scripts/build-wasm's output (wasm-release profile: opt-level z with the JSON, base64 and \
+         SHA-256 crates at 3, LTO, one codegen unit; name and producers sections removed; no \
+         wasm-opt, which makes it larger gzipped), each file gzip -9 on its own. A host loads \
+         the .wasm and one of the two glue files; the .d.ts files and package.json are not \
+         loaded at run time.",
+    );
+    Ok(t)
+}
+
+/// Run the scenario; without a built package, say so in the tables.
+pub fn run_scenario(root: &Path, long: &LongSession, samples: usize) -> Result<Vec<Table>> {
+    eprintln!("bench: reload (wasm fromLog, fromSnapshot) and package size");
+    let mut t = Table::new(format!(
+        "wasm reload of the {}-message session, in Node",
+        5 * session::TURNS
+    ));
+    let Some(node) = wasm_pkg(root) else {
+        t.value(
+            "wasm reload",
+            "wasm package not built (run scripts/build-wasm)".into(),
+            "< 250 ms",
+            Met::None,
+        );
+        return Ok(vec![t]);
+    };
+    let snap_file = long.dir.join("snapshot.bin");
+    let node_run = |mode: &str, samples: usize| -> Result<serde_json::Value> {
+        let out = run(Command::new("node")
+            .arg(root.join("bench/js/reload.cjs"))
+            .arg(&node)
+            .arg(&long.batches)
+            .arg(long.session.to_string())
+            .arg(samples.to_string())
+            .arg(TAIL.to_string())
+            .arg(&snap_file)
+            .arg(mode))?;
+        Ok(serde_json::from_slice(&out.stdout)?)
+    };
+    let v = node_run("warm", samples)?;
+    // A page reload is a cold start: each of these is the first load in a fresh process.
+    let cold = |mode: &str| -> Result<(Measured, Measured)> {
+        let (mut load, mut req) = (Vec::new(), Vec::new());
+        for _ in 0..COLD_RUNS {
+            let c = node_run(mode, 1)?;
+            check_counts(mode, &c)?;
+            let ms = |k: &str| Duration::from_secs_f64(c[k].as_f64().unwrap_or(0.0) / 1000.0);
+            load.push(ms("ms"));
+            req.push(ms("requireMs"));
+        }
+        let m = |t| Measured {
+            samples: Samples::new(t),
+            peak_kib: None,
+        };
+        Ok((m(load), m(req)))
+    };
+    let (cold_log, require) = cold("cold-log")?;
+    let (cold_snapshot, _) = cold("cold-snapshot")?;
+    check_counts("fromLog", &v["fromLog"])?;
+    check_counts("fromSnapshot", &v["fromSnapshot"])?;
+    let from_log = measured(&v["fromLog"])?;
+    let from_snapshot = measured(&v["fromSnapshot"])?;
+    let ms = |m: &Measured| m.samples.median().as_secs_f64() * 1000.0;
+    let batches = v["batches"].as_u64().unwrap_or(0);
+    t.timed(
+        &format!("Engine.fromLog of all {batches} batches"),
+        &from_log,
+        "< 250 ms",
+        Met::from(ms(&from_log) < RELOAD_MS),
+    )
+    .timed(
+        &format!("Engine.fromSnapshot + the last {TAIL} batches"),
+        &from_snapshot,
+        "< 250 ms",
+        Met::from(ms(&from_snapshot) < RELOAD_MS),
+    )
+    .timed(
+        "first Engine.fromLog in a fresh process (cold)",
+        &cold_log,
+        "< 250 ms",
+        Met::from(ms(&cold_log) < RELOAD_MS),
+    )
+    .timed(
+        &format!("first Engine.fromSnapshot + {TAIL} batches in a fresh process (cold)"),
+        &cold_snapshot,
+        "< 250 ms",
+        Met::from(ms(&cold_snapshot) < RELOAD_MS),
+    )
+    .timed(
+        "loading the package (require: compile + instantiate the .wasm)",
+        &require,
+        "",
+        Met::None,
+    )
+    .timed(
+        "engine.snapshot()",
+        &measured(&v["snapshot"])?,
+        "",
+        Met::None,
+    )
+    .value(
+        "batch log / snapshot size",
+        format!(
+            "{} / {}",
+            kb(v["logBytes"].as_u64().unwrap_or(0)),
+            kb(v["snapshotBytes"].as_u64().unwrap_or(0))
+        ),
+        "",
+        Met::None,
+    );
+    t.note(format!(
+        "Each sample loads a fresh engine from bytes already in memory (the time a web IDE spends \
+         after reading its store) and is checked by a resume of the session, untimed; the warm \
+         rows are {samples} samples after a warm-up in one process, the cold rows the first load \
+         in each of {COLD_RUNS} fresh Node processes (V8 compiles wasm functions lazily, on \
+         their first call, so a page reload pays that compile inside its first load). The \
+         snapshot is taken {TAIL} batches before the end, as a host that snapshots now and then \
+         would have it (the tail replays through the same path as fromLog)."
+    ));
+    Ok(vec![t, size_table(node.parent().ok_or("no package dir")?)?])
+}
