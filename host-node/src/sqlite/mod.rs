@@ -25,6 +25,7 @@ mod error;
 mod info;
 mod lock;
 mod read;
+mod running;
 mod schema;
 #[cfg(test)]
 mod tests;
