@@ -70,7 +70,7 @@ pub struct Decoded<T> {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-fn decode_rows<T: DeserializeOwned>(what: &str, rows: Vec<Row>) -> Decoded<T> {
+pub(crate) fn decode_rows<T: DeserializeOwned>(what: &str, rows: Vec<Row>) -> Decoded<T> {
     let mut items = Vec::with_capacity(rows.len());
     let mut diagnostics = Vec::new();
     for row in rows {

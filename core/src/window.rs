@@ -5,30 +5,12 @@
 
 use crate::error::HostError;
 use crate::id::{MessageId, SessionId};
-use crate::load::{self, Decoded, Diagnostic, Error, SessionLog};
+use crate::load::{self, Decoded, Error, SessionLog, decode_rows as decode};
 use crate::model::{Branch, Message, Session};
 use crate::ports::{Row, SeqRange, Store};
-use serde::de::DeserializeOwned;
 
 /// How many rows a backward scan of the branch reads first; each further read doubles it.
 const FIRST_SCAN: usize = 16;
-
-fn decode<T: DeserializeOwned>(what: &str, rows: Vec<Row>) -> Decoded<T> {
-    let mut items = Vec::with_capacity(rows.len());
-    let mut diagnostics = Vec::new();
-    for row in rows {
-        match serde_json::from_str(&row.body) {
-            Ok(item) => items.push(item),
-            Err(e) => diagnostics.push(Diagnostic {
-                kind: what.to_owned(),
-                id: row.id,
-                seq: row.seq,
-                reason: e.to_string(),
-            }),
-        }
-    }
-    Decoded { items, diagnostics }
-}
 
 /// One message, on any branch, which must exist and decode.
 pub fn message(store: &dyn Store, session: &SessionId, id: &MessageId) -> Result<Message, Error> {
