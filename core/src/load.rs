@@ -5,7 +5,7 @@ use crate::error::{ErrorKind, HostError};
 use crate::hash::ContentHash;
 use crate::id::{SessionId, TurnId};
 use crate::model::{Checkpoint, Journal, Message, Operation, Session, Turn};
-use crate::ports::{Row, Store};
+use crate::ports::{Row, SeqRange, Store};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -193,10 +193,19 @@ pub struct SessionLog {
 impl SessionLog {
     /// Load and decode a session's whole log.
     pub fn load(store: &dyn Store, id: &SessionId) -> Result<Self, Error> {
+        Self::tail(store, id, 0)
+    }
+
+    /// The log from `from` on: the messages, turns and checkpoints whose seq is at least `from`,
+    /// and the whole operation log (it grows with rewinds, not with messages, and says which
+    /// changes are already undone). A verb that looks up only records at or after `from` sees
+    /// exactly what [`SessionLog::load`] would have shown it.
+    pub fn tail(store: &dyn Store, id: &SessionId, from: u64) -> Result<Self, Error> {
         let session = session(store, id)?;
-        let messages = messages(store, id)?;
-        let turns = turns(store, id)?;
-        let checkpoints = checkpoints(store, id)?;
+        let range = SeqRange::from(from);
+        let messages = decode_rows::<Message>("message", store.messages_in(id, range)?);
+        let turns = decode_rows("turn", store.turns_in(id, range)?);
+        let checkpoints = decode_rows("checkpoint", store.checkpoints_in(id, range)?);
         let operations = operations(store, id)?;
         let mut diagnostics = messages.diagnostics;
         diagnostics.extend(turns.diagnostics);

@@ -182,6 +182,55 @@ pub trait Store {
     }
 }
 
+/// A store seen through its whole-session reads only: every range read answers with the
+/// trait's default, built on those. A store that overrides a range read (a JS store without the
+/// optional callback, SQLite on a file older than its index) falls back to
+/// `WholeReads(self).messages_in(…)` instead of writing the default again.
+#[derive(Debug)]
+pub struct WholeReads<'a, S: ?Sized>(pub &'a S);
+
+impl<S: Store + ?Sized> Store for WholeReads<'_, S> {
+    fn session(&self, id: &SessionId) -> Result<Option<Row>, HostError> {
+        self.0.session(id)
+    }
+    fn sessions(&self) -> Result<Vec<Row>, HostError> {
+        self.0.sessions()
+    }
+    fn messages(&self, s: &SessionId) -> Result<Vec<Row>, HostError> {
+        self.0.messages(s)
+    }
+    fn turn(&self, s: &SessionId, t: &TurnId) -> Result<Option<Row>, HostError> {
+        self.0.turn(s, t)
+    }
+    fn turns(&self, s: &SessionId) -> Result<Vec<Row>, HostError> {
+        self.0.turns(s)
+    }
+    fn checkpoints(&self, s: &SessionId) -> Result<Vec<Row>, HostError> {
+        self.0.checkpoints(s)
+    }
+    fn operations(&self, s: &SessionId) -> Result<Vec<Row>, HostError> {
+        self.0.operations(s)
+    }
+    fn journals(&self) -> Result<Vec<Row>, HostError> {
+        self.0.journals()
+    }
+    fn blob(&self, h: &ContentHash) -> Result<Option<Vec<u8>>, HostError> {
+        self.0.blob(h)
+    }
+    fn last_seq(&self, s: &SessionId) -> Result<u64, HostError> {
+        self.0.last_seq(s)
+    }
+    fn command_fact(&self, p: &SessionId, c: &CommandId) -> Result<Option<Row>, HostError> {
+        self.0.command_fact(p, c)
+    }
+    fn blobs(&self) -> Result<Vec<BlobInfo>, HostError> {
+        self.0.blobs()
+    }
+    fn version(&self) -> Result<u64, HostError> {
+        self.0.version()
+    }
+}
+
 /// Whether a stored message body is a compaction summary. Stores that index the `boundary` flag
 /// of `AppendMessage` never need this; it serves the whole-read defaults and migrations.
 pub fn probe_boundary(body: &str) -> bool {

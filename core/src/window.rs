@@ -1,11 +1,11 @@
-//! Reads whose cost follows the turn, not the session: one message by id, the tail of a log from
-//! a seq on, the newest active messages, counts and the last compaction on the branch. The
+//! Reads whose cost follows the turn, not the session: one message by id (and, in `load`, the
+//! tail of a log from a seq on), the newest active messages, counts and the last compaction on the branch. The
 //! everyday verbs (record, turn end, file rewinds of recent turns, conversation rewinds, undo,
 //! edit/retry) use only these, so a 50,000-message session costs them what a short one does.
 
 use crate::error::HostError;
 use crate::id::{MessageId, SessionId};
-use crate::load::{self, Decoded, Error, SessionLog, decode_rows as decode};
+use crate::load::{Decoded, Error, decode_rows as decode};
 use crate::model::{Branch, Message, Session};
 use crate::ports::{Row, SeqRange, Store};
 
@@ -32,33 +32,6 @@ pub fn messages_in(
     range: SeqRange,
 ) -> Result<Decoded<Message>, Error> {
     Ok(decode("message", store.messages_in(session, range)?))
-}
-
-impl SessionLog {
-    /// The log from `from` on: the messages, turns and checkpoints whose seq is at least `from`,
-    /// and the whole operation log (it grows with rewinds, not with messages, and says which
-    /// changes are already undone). A verb that looks up only records at or after `from` sees
-    /// exactly what [`SessionLog::load`] would have shown it.
-    pub fn tail(store: &dyn Store, id: &SessionId, from: u64) -> Result<Self, Error> {
-        let session = load::session(store, id)?;
-        let range = SeqRange::from(from);
-        let messages = decode::<Message>("message", store.messages_in(id, range)?);
-        let turns = decode("turn", store.turns_in(id, range)?);
-        let checkpoints = decode("checkpoint", store.checkpoints_in(id, range)?);
-        let operations = load::operations(store, id)?;
-        let mut diagnostics = messages.diagnostics;
-        diagnostics.extend(turns.diagnostics);
-        diagnostics.extend(checkpoints.diagnostics);
-        diagnostics.extend(operations.diagnostics);
-        Ok(Self {
-            session,
-            messages: messages.items,
-            turns: turns.items,
-            checkpoints: checkpoints.items,
-            operations: operations.items,
-            diagnostics,
-        })
-    }
 }
 
 /// The branch's ranges below `below`, newest first, as store ranges.

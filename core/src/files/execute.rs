@@ -184,6 +184,29 @@ fn changed_anyway(p: &mut Ports<'_>, w: &PlannedWrite<'_>) -> bool {
     }
 }
 
+/// An apply that cannot finish after touching files: put every written path back from the
+/// journal, record the failure and clear the journal, and report `applied: false` with the
+/// cause. If the rollback itself fails the journal stays and the error is `unrecoverable`.
+fn give_up(
+    p: &mut Ports<'_>,
+    session: &SessionId,
+    journal: &JournalId,
+    cause: String,
+    written: &[&PlannedWrite<'_>],
+    skipped: Vec<String>,
+) -> Result<Executed, Error> {
+    roll_back(p, written).map_err(|rollback| Error::Unrecoverable {
+        cause: cause.clone(),
+        rollback,
+    })?;
+    settle_failure(p, session, journal, &cause, written);
+    Ok(Executed {
+        skipped,
+        cause: Some(cause),
+        ..Executed::default()
+    })
+}
+
 fn settle_failure(
     p: &mut Ports<'_>,
     session: &SessionId,
@@ -352,16 +375,7 @@ pub(crate) fn execute(p: &mut Ports<'_>, plan: &Plan, finish: Finish) -> Result<
             if attempted && changed_anyway(p, w) {
                 written.push(w);
             }
-            roll_back(p, &written).map_err(|rollback| Error::Unrecoverable {
-                cause: cause.clone(),
-                rollback,
-            })?;
-            settle_failure(p, &session, &journal_id, &cause, &written);
-            return Ok(Executed {
-                skipped: blocked,
-                cause: Some(cause),
-                ..Executed::default()
-            });
+            return give_up(p, &session, &journal_id, cause, &written, blocked);
         }
         written.push(w);
     }
@@ -369,16 +383,7 @@ pub(crate) fn execute(p: &mut Ports<'_>, plan: &Plan, finish: Finish) -> Result<
     // that says they happened. Should that fail, every written path is rolled back.
     if let Err(e) = p.workspace.sync() {
         let cause = format!("making the written files durable failed: {e}");
-        roll_back(p, &written).map_err(|rollback| Error::Unrecoverable {
-            cause: cause.clone(),
-            rollback,
-        })?;
-        settle_failure(p, &session, &journal_id, &cause, &written);
-        return Ok(Executed {
-            skipped: blocked,
-            cause: Some(cause),
-            ..Executed::default()
-        });
+        return give_up(p, &session, &journal_id, cause, &written, blocked);
     }
 
     if let Err(e) = finish_commit(p, &journal, &finish) {

@@ -5,7 +5,7 @@ use super::{SqliteStore, error};
 use rewind_core::HostError;
 use rewind_core::hash::ContentHash;
 use rewind_core::id::{CheckpointId, CommandId, MessageId, SessionId, TurnId};
-use rewind_core::ports::{BlobInfo, Row, SeqRange, Store};
+use rewind_core::ports::{BlobInfo, Row, SeqRange, Store, WholeReads};
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OptionalExtension, Params};
 
@@ -296,9 +296,7 @@ impl Store for SqliteStore {
 
     fn boundaries(&self, session: &SessionId) -> Result<Vec<Row>, HostError> {
         if !self.has_range_columns() {
-            let mut rows = self.messages(session)?;
-            rows.retain(|r| rewind_core::ports::probe_boundary(&r.body));
-            return Ok(rows);
+            return WholeReads(self).boundaries(session);
         }
         self.rows(
             "SELECT id, seq, body FROM messages WHERE session_id = ?1 AND boundary = 1 ORDER BY seq",
@@ -337,11 +335,7 @@ impl Store for SqliteStore {
 
     fn session_bytes(&self, session: &SessionId) -> Result<u64, HostError> {
         if !self.has_range_columns() {
-            return Ok(self
-                .checkpoints(session)?
-                .iter()
-                .map(|r| rewind_core::ports::probe_added_bytes(&r.body))
-                .sum());
+            return WholeReads(self).session_bytes(session);
         }
         let run = || -> rusqlite::Result<Option<u64>> {
             self.conn

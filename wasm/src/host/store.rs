@@ -10,7 +10,7 @@ use rewind_core::batch::Batch;
 use rewind_core::error::{HostError, HostErrorKind};
 use rewind_core::hash::ContentHash;
 use rewind_core::id::{CheckpointId, CommandId, MessageId, SessionId, TurnId};
-use rewind_core::ports::{BlobInfo, Row, SeqRange, Store, StoreWrite};
+use rewind_core::ports::{BlobInfo, Row, SeqRange, Store, StoreWrite, WholeReads};
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
@@ -227,18 +227,14 @@ impl Store for JsStore {
     }
     fn message(&self, session: &SessionId, id: &MessageId) -> Result<Option<Row>, HostError> {
         let Some(f) = &self.ranges.message else {
-            return self
-                .messages(session)
-                .map(|rows| rows.into_iter().find(|r| r.id == id.as_str()));
+            return WholeReads(self).message(session, id);
         };
         let v = self.call_opt(f, &[session.as_str().into(), id.as_str().into()])?;
         self.row("store.message", &v)
     }
     fn messages_in(&self, session: &SessionId, range: SeqRange) -> Result<Vec<Row>, HostError> {
         let Some(f) = &self.ranges.messages_in else {
-            let mut rows = self.messages(session)?;
-            rows.retain(|r| range.contains(r.seq));
-            return Ok(rows);
+            return WholeReads(self).messages_in(session, range);
         };
         let v = self.call_opt(f, &range_args(session, range))?;
         self.rows("store.messagesIn", &v)
@@ -250,9 +246,7 @@ impl Store for JsStore {
         limit: usize,
     ) -> Result<Vec<Row>, HostError> {
         let Some(f) = &self.ranges.last_messages_in else {
-            let mut rows = self.messages_in(session, range)?;
-            rows.drain(..rows.len().saturating_sub(limit));
-            return Ok(rows);
+            return WholeReads(self).last_messages_in(session, range, limit);
         };
         let [s, from, to] = range_args(session, range);
         #[allow(clippy::cast_precision_loss)]
@@ -262,61 +256,49 @@ impl Store for JsStore {
     }
     fn message_count_in(&self, session: &SessionId, range: SeqRange) -> Result<u64, HostError> {
         let Some(f) = &self.ranges.message_count_in else {
-            return Ok(self.messages_in(session, range)?.len() as u64);
+            return WholeReads(self).message_count_in(session, range);
         };
         let v = self.call_opt(f, &range_args(session, range))?;
         Self::decode("store.messageCountIn", "a number", &v)
     }
     fn boundaries(&self, session: &SessionId) -> Result<Vec<Row>, HostError> {
         let Some(f) = &self.ranges.boundaries else {
-            let mut rows = self.messages(session)?;
-            rows.retain(|r| rewind_core::ports::probe_boundary(&r.body));
-            return Ok(rows);
+            return WholeReads(self).boundaries(session);
         };
         let v = self.call_opt(f, &[session.as_str().into()])?;
         self.rows("store.boundaries", &v)
     }
     fn turns_in(&self, session: &SessionId, range: SeqRange) -> Result<Vec<Row>, HostError> {
         let Some(f) = &self.ranges.turns_in else {
-            let mut rows = self.turns(session)?;
-            rows.retain(|r| range.contains(r.seq));
-            return Ok(rows);
+            return WholeReads(self).turns_in(session, range);
         };
         let v = self.call_opt(f, &range_args(session, range))?;
         self.rows("store.turnsIn", &v)
     }
     fn checkpoint(&self, session: &SessionId, id: &CheckpointId) -> Result<Option<Row>, HostError> {
         let Some(f) = &self.ranges.checkpoint else {
-            return self
-                .checkpoints(session)
-                .map(|rows| rows.into_iter().find(|r| r.id == id.as_str()));
+            return WholeReads(self).checkpoint(session, id);
         };
         let v = self.call_opt(f, &[session.as_str().into(), id.as_str().into()])?;
         self.row("store.checkpoint", &v)
     }
     fn checkpoints_in(&self, session: &SessionId, range: SeqRange) -> Result<Vec<Row>, HostError> {
         let Some(f) = &self.ranges.checkpoints_in else {
-            let mut rows = self.checkpoints(session)?;
-            rows.retain(|r| range.contains(r.seq));
-            return Ok(rows);
+            return WholeReads(self).checkpoints_in(session, range);
         };
         let v = self.call_opt(f, &range_args(session, range))?;
         self.rows("store.checkpointsIn", &v)
     }
     fn session_bytes(&self, session: &SessionId) -> Result<u64, HostError> {
         let Some(f) = &self.ranges.session_bytes else {
-            let rows = self.checkpoints(session)?;
-            return Ok(rows
-                .iter()
-                .map(|r| rewind_core::ports::probe_added_bytes(&r.body))
-                .sum());
+            return WholeReads(self).session_bytes(session);
         };
         let v = self.call_opt(f, &[session.as_str().into()])?;
         Self::decode("store.sessionBytes", "a number", &v)
     }
     fn has_blob(&self, hash: &ContentHash) -> Result<bool, HostError> {
         let Some(f) = &self.ranges.has_blob else {
-            return Ok(self.blob(hash)?.is_some());
+            return WholeReads(self).has_blob(hash);
         };
         let v = self.call_opt(f, &[hash.as_str().into()])?;
         v.as_bool()
