@@ -121,8 +121,15 @@ pub enum Write {
         /// Key.
         checkpoint: CheckpointId,
     },
+    /// Replace the session's latest workspace snapshot (shell capture): one row per session.
+    PutWorkspaceSnapshot {
+        /// Owner.
+        session: SessionId,
+        /// JSON body (`model::WorkspaceSnapshot`).
+        body: String,
+    },
     /// Delete a session and every row it owns: messages, turns, checkpoints, operations,
-    /// journals and the command facts recorded under it (retention).
+    /// journals, its workspace snapshot and the command facts recorded under it (retention).
     DeleteSession {
         /// Key.
         session: SessionId,
@@ -154,6 +161,7 @@ impl Write {
                 parent: session, ..
             }
             | Self::DeleteCheckpoint { session, .. }
+            | Self::PutWorkspaceSnapshot { session, .. }
             | Self::DeleteSession { session } => Some(session),
             Self::PutBlob { .. } | Self::RemoveJournal { .. } | Self::DeleteBlob { .. } => None,
         }

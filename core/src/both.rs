@@ -79,7 +79,7 @@ pub fn rewind(p: &mut Ports<'_>, session: &SessionId, opts: Options) -> Result<O
         .map_err(files::Error::from)?;
     let target = Target::Since(conv.target.clone());
     let log = log_for(p.store, session, &target)?;
-    let gathered = gather(&log, &target, &filter)?;
+    let gathered = gather(&log, &target, &filter, false)?;
     let plan = plan(p.store, p.workspace, session.clone(), gathered)?;
     let preview = plan.preview();
     let blocked = opts.policy != Policy::Skip && !preview.unsafe_files.is_empty() && {

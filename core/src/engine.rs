@@ -16,6 +16,7 @@ use crate::ports::{Clock, IdSource, StoreWrite, TurnControl, Workspace};
 use crate::record::{self, *};
 use crate::recover;
 use crate::resume::{self, CheckpointSummary};
+use crate::shell;
 use crate::undo;
 
 /// The engine over a store and a workspace.
@@ -158,6 +159,24 @@ impl<S: StoreWrite, W: Workspace> Engine<S, W> {
         opts: FailedCaptureOptions,
     ) -> Result<EditOutcome, record::Error> {
         record::failed_capture(&mut self.ports(), s, opts)
+    }
+    /// Take a workspace snapshot and record what changed since the session's previous one
+    /// (shell capture; the workspace host must offer a `Scan`).
+    pub fn snapshot_workspace(
+        &mut self,
+        s: &SessionId,
+        opts: shell::Options,
+    ) -> Result<shell::Outcome, shell::Error> {
+        shell::snapshot(&mut self.ports(), s, opts, &mut |_| {})
+    }
+    /// [`Engine::snapshot_workspace`], reporting progress while it reads files.
+    pub fn snapshot_workspace_with_progress(
+        &mut self,
+        s: &SessionId,
+        opts: shell::Options,
+        progress: &mut dyn FnMut(shell::Progress),
+    ) -> Result<shell::Outcome, shell::Error> {
+        shell::snapshot(&mut self.ports(), s, opts, progress)
     }
     /// Complete a turn (writes its stable boundary).
     pub fn complete_turn(

@@ -99,6 +99,7 @@ pub mod recover;
 pub mod replay;
 pub mod resume;
 pub mod rewind;
+pub mod shell;
 pub mod stats;
 #[cfg(feature = "testkit")]
 pub mod testkit;

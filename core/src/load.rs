@@ -87,7 +87,7 @@ pub(crate) fn decode_rows<T: DeserializeOwned>(what: &str, rows: Vec<Row>) -> De
     Decoded { items, diagnostics }
 }
 
-fn decode_one<T: DeserializeOwned>(what: &'static str, row: Row) -> Result<T, Error> {
+pub(crate) fn decode_one<T: DeserializeOwned>(what: &'static str, row: Row) -> Result<T, Error> {
     serde_json::from_str(&row.body).map_err(|e| Error::Corrupt {
         what,
         id: row.id,

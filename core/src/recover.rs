@@ -244,6 +244,8 @@ fn settle(p: &mut Ports<'_>, j: &Journal) -> Result<Settle, Error> {
             before: e.target.clone(),
             after: e.prior.clone(),
             undid: Vec::new(),
+            before_mode: None,
+            after_mode: None,
             merged: false,
             forced: false,
         })

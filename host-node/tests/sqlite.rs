@@ -70,6 +70,9 @@ impl Store for OnDisk {
     fn version(&self) -> Result<u64, HostError> {
         self.store.version()
     }
+    fn workspace_snapshot(&self, s: &SessionId) -> Result<Option<Row>, HostError> {
+        self.store.workspace_snapshot(s)
+    }
 }
 
 impl StoreWrite for OnDisk {
@@ -144,7 +147,7 @@ fn reopening_keeps_everything_and_does_not_migrate_again() {
         s.commit(b).expect("commit");
     }
     assert_eq!(user_version(&path), SCHEMA_VERSION);
-    assert_eq!(SCHEMA_VERSION, 6);
+    assert_eq!(SCHEMA_VERSION, 7);
     let journal: String = raw(&path)
         .query_row("PRAGMA journal_mode", [], |r| r.get(0))
         .expect("journal_mode");

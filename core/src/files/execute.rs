@@ -290,6 +290,8 @@ pub(crate) fn execute(p: &mut Ports<'_>, plan: &Plan, finish: Finish) -> Result<
             action: PathPlan::action_of(&w.bytes),
             before: w.prior_hash().clone(),
             after: w.hash.clone(),
+            before_mode: w.prior().as_ref().and(w.plan.current_mode),
+            after_mode: w.bytes.as_ref().and(w.mode().or(w.plan.current_mode)),
             undid: w.plan.undid.clone(),
             merged: w.merged,
             forced: w.forced,

@@ -5,7 +5,7 @@ use super::{Error, Target, history};
 use crate::hash::ContentHash;
 use crate::id::{CheckpointId, SessionId};
 use crate::load::{self, Diagnostic, SessionLog};
-use crate::model::{Capture, Checkpoint};
+use crate::model::{Capture, Checkpoint, CheckpointKind};
 use crate::patch::{self, LineStats};
 use crate::path::WorkPath;
 use crate::ports::Store;
@@ -232,21 +232,30 @@ fn not_found(what: &'static str, id: &impl std::fmt::Display) -> Error {
 }
 
 /// Gather the changes of a target, oldest first, filtered by path and minus undone changes.
+/// The person's own changes (`external` checkpoints) are left out unless `external` is set or
+/// the target is that very checkpoint: a rewind of the agent's work keeps them, and the plan
+/// then reports the paths they touched as changed since.
 pub(crate) fn gather(
     log: &SessionLog,
     target: &Target,
     filter: &[WorkPath],
+    external: bool,
 ) -> Result<Gathered, Error> {
-    let (checkpoints, mut unreadable) = resolve(log, target)?;
+    let (mut checkpoints, mut unreadable) = resolve(log, target)?;
+    if !external && !matches!(target, Target::Checkpoint(_)) {
+        checkpoints.retain(|c| c.kind != CheckpointKind::External);
+    }
     if let Some(gap) = retention_gap(log, target) {
         unreadable.push(gap);
     }
     Ok(collect(log, checkpoints, unreadable, filter))
 }
 
-/// Gather every change recorded after `seq`: what a fork in restore mode undoes.
+/// Gather every change recorded after `seq`: what a fork in restore mode undoes (the person's
+/// own changes stay).
 pub(crate) fn gather_after(log: &SessionLog, seq: u64) -> Gathered {
-    let (checkpoints, unreadable) = after(log, seq);
+    let (mut checkpoints, unreadable) = after(log, seq);
+    checkpoints.retain(|c| c.kind != CheckpointKind::External);
     collect(log, checkpoints, unreadable, &[])
 }
 

@@ -70,6 +70,8 @@ mod tests {
                     .iter()
                     .map(|c| CheckpointId::parse(c).expect("valid"))
                     .collect(),
+                before_mode: None,
+                after_mode: None,
                 merged: false,
                 forced: false,
             }],

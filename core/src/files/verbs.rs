@@ -28,6 +28,11 @@ pub struct TargetOptions {
     /// Only these paths (a directory covers what lies below it). Empty = every path.
     #[serde(default)]
     pub paths: Vec<String>,
+    /// Also undo the person's own changes that workspace snapshots recorded between turns
+    /// (`external` checkpoints). Off by default: those are kept, and shown as conflicts where
+    /// the agent's changes being undone touched the same files.
+    #[serde(default)]
+    pub include_external: bool,
 }
 
 impl TargetOptions {
@@ -129,7 +134,7 @@ pub fn preview(
     let target = opts.target()?;
     let filter = opts.filter()?;
     let log = log_for(p.store, session, &target)?;
-    let gathered = gather(&log, &target, &filter)?;
+    let gathered = gather(&log, &target, &filter, opts.include_external)?;
     Ok(plan(p.store, p.workspace, session.clone(), gathered)?.preview())
 }
 
@@ -168,7 +173,7 @@ pub fn apply(
     let target = opts.target.target()?;
     let filter = opts.target.filter()?;
     let log = log_for(p.store, session, &target)?;
-    let gathered = gather(&log, &target, &filter)?;
+    let gathered = gather(&log, &target, &filter, opts.target.include_external)?;
     let plan = plan(p.store, p.workspace, session.clone(), gathered)?;
     let preview = plan.preview();
     let finish = Finish {

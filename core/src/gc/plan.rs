@@ -96,8 +96,18 @@ pub fn plan(p: &Ports<'_>, opts: Options) -> Result<Plan, Error> {
         }
     }
 
+    // A session's latest workspace snapshot is the before-state of its next shell checkpoint:
+    // its manifests and every content they list live. One that cannot be read might list
+    // anything: then no blob goes.
+    let mut snapshot_hashes = Vec::new();
+    for log in logs.iter().filter(|l| !dropped.contains(&l.session.id)) {
+        match crate::shell::live_hashes(p.store, &log.session.id) {
+            Ok(hashes) => snapshot_hashes.extend(hashes),
+            Err(_) => undecodable += 1,
+        }
+    }
     // Retention of checkpoints and undo data in the sessions that stay; what they reference lives.
-    let mut live: BTreeSet<&ContentHash> = BTreeSet::new();
+    let mut live: BTreeSet<&ContentHash> = snapshot_hashes.iter().collect();
     let mut checkpoints = Vec::new();
     let mut marks = Vec::new();
     for log in logs.iter().filter(|l| !dropped.contains(&l.session.id)) {

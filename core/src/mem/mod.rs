@@ -38,6 +38,8 @@ struct SessionRows {
     operations: Vec<(u64, String, String)>,
     /// The `bytes` of every stored checkpoint, summed.
     bytes: u64,
+    /// The latest workspace snapshot's body.
+    workspace_snapshot: Option<String>,
 }
 
 #[derive(Clone, Debug, Default)]

@@ -133,6 +133,14 @@ impl Store for MemStore {
         Ok(self.version)
     }
 
+    fn workspace_snapshot(&self, session: &SessionId) -> Result<Option<Row>, HostError> {
+        Ok(self
+            .sessions
+            .get(session)
+            .and_then(|s| s.workspace_snapshot.as_deref())
+            .map(|body| row(session.as_str(), 0, body)))
+    }
+
     fn command_fact(
         &self,
         parent: &SessionId,

@@ -4,8 +4,8 @@
 //! Layout (integers little-endian): the magic `RWNDSNAP`, a `u32` format version, the tables,
 //! then a 64-bit checksum of everything before it. Strings and byte strings are a `u32` length
 //! and the bytes. Tables: the store's counters; each session with its messages (and their
-//! boundary flag), turns, checkpoints (and their byte counts) and operations; journals; command
-//! facts; blobs. Indexes are not stored: [`decode`] rebuilds them.
+//! boundary flag), turns, checkpoints (and their byte counts), operations and (format 2) its
+//! latest workspace snapshot row; journals; command facts; blobs. Indexes are not stored: [`decode`] rebuilds them.
 //!
 //! Binary rather than JSON because a reload is dominated by decoding: there is nothing to
 //! escape or parse, message bodies are copied as they are, and blobs are not base64. The
@@ -18,8 +18,8 @@ use crate::hash::ContentHash;
 use crate::id::{CommandId, JournalId, SessionId};
 
 const MAGIC: &[u8; 8] = b"RWNDSNAP";
-/// The format [`encode`] writes; [`decode`] reads only this one.
-pub const VERSION: u32 = 1;
+/// The format [`encode`] writes; [`decode`] reads it and format 1 (no workspace snapshots).
+pub const VERSION: u32 = 2;
 
 /// A snapshot that cannot be loaded. Nothing was built.
 #[derive(Debug, thiserror::Error)]
@@ -128,6 +128,13 @@ pub fn encode(store: &MemStore) -> Vec<u8> {
             o.u64(*order);
             o.str(id);
             o.str(body);
+        }
+        match &s.workspace_snapshot {
+            Some(body) => {
+                o.u8(1);
+                o.str(body);
+            }
+            None => o.u8(0),
         }
     }
     o.len(store.journals.len());
@@ -238,7 +245,7 @@ pub fn decode(bytes: &[u8]) -> Result<MemStore, Error> {
         rest: &bytes[MAGIC.len()..],
     };
     let version = u32::from_le_bytes(head.take(4, "the version")?.try_into().expect("4 bytes"));
-    if version != VERSION {
+    if version != VERSION && version != 1 {
         return Err(Error::UnknownVersion(version));
     }
     let Some(body_len) = bytes.len().checked_sub(8).filter(|n| *n >= MAGIC.len() + 4) else {
@@ -253,7 +260,7 @@ pub fn decode(bytes: &[u8]) -> Result<MemStore, Error> {
     let mut r = In {
         rest: &body[MAGIC.len() + 4..],
     };
-    let store = read_tables(&mut r)?;
+    let store = read_tables(&mut r, version)?;
     if !r.rest.is_empty() {
         return Err(Error::Corrupt(format!(
             "{} unexpected bytes after the tables",
@@ -263,7 +270,7 @@ pub fn decode(bytes: &[u8]) -> Result<MemStore, Error> {
     Ok(store)
 }
 
-fn read_tables(r: &mut In<'_>) -> Result<MemStore, Error> {
+fn read_tables(r: &mut In<'_>, version: u32) -> Result<MemStore, Error> {
     let mut store = MemStore {
         order: r.u64("the store order")?,
         version: r.u64("the store version")?,
@@ -271,7 +278,7 @@ fn read_tables(r: &mut In<'_>) -> Result<MemStore, Error> {
     };
     for _ in 0..r.count("sessions", 28)? {
         let id = r.id("a session id", |s| SessionId::parse(s).ok())?;
-        let rows = read_session(r)?;
+        let rows = read_session(r, version)?;
         store.sessions.insert(id, rows);
     }
     for _ in 0..r.count("journals", 24)? {
@@ -295,7 +302,7 @@ fn read_tables(r: &mut In<'_>) -> Result<MemStore, Error> {
     Ok(store)
 }
 
-fn read_session(r: &mut In<'_>) -> Result<SessionRows, Error> {
+fn read_session(r: &mut In<'_>, version: u32) -> Result<SessionRows, Error> {
     let mut s = SessionRows {
         order: r.u64("a session")?,
         generation: r.u64("a session")?,
@@ -327,6 +334,9 @@ fn read_session(r: &mut In<'_>) -> Result<SessionRows, Error> {
         let id = r.string("an operation id")?;
         let body = r.string("an operation")?;
         s.operations.push((order, id, body));
+    }
+    if version >= 2 && r.u8("a session")? != 0 {
+        s.workspace_snapshot = Some(r.string("a workspace snapshot")?);
     }
     Ok(s)
 }

@@ -222,6 +222,9 @@ impl MemStore {
                     rows.remove_checkpoint(checkpoint.as_str());
                 }
             }
+            Write::PutWorkspaceSnapshot { session, body } => {
+                self.rows(&session).workspace_snapshot = Some(body);
+            }
             Write::DeleteSession { session } => {
                 self.sessions.remove(&session);
                 self.commands.retain(|(parent, _), _| parent != &session);

@@ -13,8 +13,11 @@ pub enum CheckpointKind {
     Edit,
     /// A whole-file write.
     Write,
-    /// A shell command's captured effects.
+    /// A shell command's captured effects (the difference between two workspace snapshots).
     Shell,
+    /// Changes the person made between turns, seen by a workspace snapshot: shown and used for
+    /// conflict checks, never rewound unless asked (`includeExternal`).
+    External,
     /// Recorded by hand.
     Manual,
 }
@@ -92,7 +95,10 @@ pub struct Checkpoint {
     pub tool_call_id: Option<String>,
     /// The tool's name.
     pub tool_name: String,
-    /// Edit, write, shell or manual.
+    /// What the tool was asked to do, when recorded (a shell checkpoint's command line).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_input: Option<String>,
+    /// Edit, write, shell, external or manual.
     pub kind: CheckpointKind,
     /// When it was recorded.
     pub created_at: Millis,

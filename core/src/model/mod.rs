@@ -6,6 +6,7 @@ mod journal;
 mod message;
 mod operation;
 mod session;
+mod snapshot;
 mod turn;
 
 pub use checkpoint::{Capture, Checkpoint, CheckpointKind, FileChange, FileVersion};
@@ -13,6 +14,7 @@ pub use journal::{Journal, JournalEntry};
 pub use message::{Compaction, ForkOrigin, Message, MessageKind, MessageStatus, Part, Role};
 pub use operation::{FileAction, OpFile, OpTarget, Operation, OperationKind, Policy};
 pub use session::{Branch, SeqRange, Session, SessionKind};
+pub use snapshot::WorkspaceSnapshot;
 pub use turn::{StableBoundary, Turn, TurnStatus};
 
 /// Milliseconds since the Unix epoch, as handed out by the host's `Clock`.

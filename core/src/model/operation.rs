@@ -126,6 +126,12 @@ pub struct OpFile {
     pub before: Option<ContentHash>,
     /// What the operation left (`None` = absent).
     pub after: Option<ContentHash>,
+    /// Permission bits on disk before, when the host has modes: an undo puts them back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before_mode: Option<u32>,
+    /// Permission bits the operation left, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after_mode: Option<u32>,
     /// The checkpoints whose change to this path the operation undid.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub undid: Vec<CheckpointId>,

@@ -144,7 +144,7 @@ fn version(bytes: &[u8], hash: &ContentHash, mode: Option<u32>) -> FileVersion {
     }
 }
 
-fn text_of(bytes: Option<&[u8]>) -> Option<&str> {
+pub(crate) fn text_of(bytes: Option<&[u8]>) -> Option<&str> {
     match bytes {
         None => Some(""),
         Some(b) if b.len() <= PATCH_LIMIT => std::str::from_utf8(b).ok(),
@@ -373,6 +373,7 @@ pub fn edit(
         tool_message_id: opts.tool_message_id,
         tool_call_id: opts.tool_call_id,
         tool_name: opts.tool_name,
+        tool_input: None,
         kind: opts.kind,
         created_at: 0,
         changes,
@@ -405,6 +406,7 @@ pub fn failed_capture(
         tool_message_id: None,
         tool_call_id: None,
         tool_name: opts.tool_name,
+        tool_input: None,
         kind: CheckpointKind::Edit,
         created_at: 0,
         changes: vec![FileChange {

@@ -20,6 +20,7 @@ pub use edit::{edit, failed_capture};
 pub use message::{compaction, notice, prompt, reply};
 pub use turn::complete_turn;
 
+pub(crate) use edit::text_of;
 pub(crate) use message::{new_message, push_message};
 
 use crate::batch::{Batch, Precondition};

@@ -126,6 +126,9 @@ impl<S: Store> Store for Faulty<S> {
     fn has_blob(&self, h: &ContentHash) -> Result<bool, HostError> {
         self.inner.has_blob(h)
     }
+    fn workspace_snapshot(&self, s: &SessionId) -> Result<Option<Row>, HostError> {
+        self.inner.workspace_snapshot(s)
+    }
 }
 
 impl<S: StoreWrite> StoreWrite for Faulty<S> {
@@ -157,5 +160,8 @@ impl<W: Workspace> Workspace for Faulty<W> {
     }
     fn sync(&mut self) -> Result<(), HostError> {
         self.inner.sync()
+    }
+    fn scanner(&mut self) -> Option<&mut dyn crate::ports::Scan> {
+        self.inner.scanner()
     }
 }

@@ -1,10 +1,11 @@
 //! An in-memory workspace: a map from path to bytes, with POSIX-like permission bits (a new
-//! file gets `0o644`; replacing a file keeps its mode).
+//! file gets `0o644`; replacing a file keeps its mode) and stat data for shell capture: a
+//! logical clock moves ten seconds on every change, and a new or replaced file gets a new inode.
 
 use super::faults::{Fault, FaultOp, Faults};
 use crate::error::HostError;
 use crate::path::WorkPath;
-use crate::ports::Workspace;
+use crate::ports::{EntryKind, Listing, Scan, ScanEntry, Stat, Workspace};
 use std::collections::BTreeMap;
 
 /// Files in memory, with fault injection.
@@ -12,8 +13,15 @@ use std::collections::BTreeMap;
 pub struct MemWorkspace {
     files: BTreeMap<WorkPath, Vec<u8>>,
     modes: BTreeMap<WorkPath, u32>,
+    /// (mtime, ctime, inode) per file.
+    stats: BTreeMap<WorkPath, (i64, i64, u64)>,
+    clock: i64,
+    inodes: u64,
     faults: Faults,
 }
+
+/// How far the logical clock moves on every change: far past any racy window.
+const TICK_NS: i64 = 10_000_000_000;
 
 /// The mode a new file gets.
 const DEFAULT_MODE: u32 = 0o644;
@@ -27,14 +35,30 @@ impl MemWorkspace {
     /// Put a file directly (a user edit: no fault counting).
     pub fn put(&mut self, path: &str, bytes: impl Into<Vec<u8>>) {
         let path = WorkPath::parse(path).expect("test paths are valid");
+        self.store(&path, bytes.into());
+    }
+
+    fn store(&mut self, path: &WorkPath, bytes: Vec<u8>) {
         self.modes.entry(path.clone()).or_insert(DEFAULT_MODE);
-        self.files.insert(path, bytes.into());
+        self.files.insert(path.clone(), bytes);
+        self.clock += TICK_NS;
+        self.inodes += 1;
+        self.stats
+            .insert(path.clone(), (self.clock, self.clock, self.inodes));
+    }
+
+    fn touch_ctime(&mut self, path: &WorkPath) {
+        self.clock += TICK_NS;
+        if let Some(s) = self.stats.get_mut(path) {
+            s.1 = self.clock;
+        }
     }
 
     /// Change a file's mode directly (a person's `chmod`); ignored for a missing file.
     pub fn chmod(&mut self, path: &str, mode: u32) {
         let path = WorkPath::parse(path).expect("test paths are valid");
         if self.files.contains_key(&path) {
+            self.touch_ctime(&path);
             self.modes.insert(path, mode);
         }
     }
@@ -50,6 +74,7 @@ impl MemWorkspace {
         let path = WorkPath::parse(path).expect("test paths are valid");
         self.files.remove(&path);
         self.modes.remove(&path);
+        self.stats.remove(&path);
     }
 
     /// A file's bytes, read directly.
@@ -97,8 +122,7 @@ impl Workspace for MemWorkspace {
 
     fn write(&mut self, path: &WorkPath, bytes: &[u8]) -> Result<(), HostError> {
         self.check(FaultOp::Write, path)?;
-        self.modes.entry(path.clone()).or_insert(DEFAULT_MODE);
-        self.files.insert(path.clone(), bytes.to_vec());
+        self.store(path, bytes.to_vec());
         Ok(())
     }
 
@@ -106,6 +130,7 @@ impl Workspace for MemWorkspace {
         self.check(FaultOp::Remove, path)?;
         self.files.remove(path);
         self.modes.remove(path);
+        self.stats.remove(path);
         Ok(())
     }
 
@@ -116,8 +141,47 @@ impl Workspace for MemWorkspace {
 
     fn set_mode(&mut self, path: &WorkPath, mode: u32) -> Result<(), HostError> {
         if self.files.contains_key(path) {
+            self.touch_ctime(path);
             self.modes.insert(path.clone(), mode);
         }
         Ok(())
+    }
+
+    fn scanner(&mut self) -> Option<&mut dyn Scan> {
+        Some(self)
+    }
+}
+
+impl MemWorkspace {
+    fn entry(&self, path: &WorkPath) -> Option<ScanEntry> {
+        let bytes = self.files.get(path)?;
+        let (mtime, ctime, inode) = self.stats.get(path).copied().unwrap_or_default();
+        Some(ScanEntry {
+            path: path.clone(),
+            kind: EntryKind::File,
+            stat: Stat {
+                size: bytes.len() as u64,
+                mtime_ns: mtime,
+                ctime_ns: Some(ctime),
+                inode: Some(inode),
+                mode: self.modes.get(path).copied(),
+            },
+        })
+    }
+}
+
+impl Scan for MemWorkspace {
+    fn list(&mut self) -> Result<Listing, HostError> {
+        let entries = self.files.keys().filter_map(|p| self.entry(p)).collect();
+        self.clock += TICK_NS;
+        Ok(Listing {
+            entries,
+            started_ns: self.clock,
+            unlisted: Vec::new(),
+        })
+    }
+
+    fn stat(&mut self, path: &WorkPath) -> Result<Option<ScanEntry>, HostError> {
+        Ok(self.entry(path))
     }
 }

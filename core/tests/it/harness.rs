@@ -123,6 +123,9 @@ impl Store for Shared {
     fn version(&self) -> Result<u64, HostError> {
         self.0.borrow().version()
     }
+    fn workspace_snapshot(&self, s: &SessionId) -> Result<Option<Row>, HostError> {
+        self.0.borrow().workspace_snapshot(s)
+    }
 }
 
 impl StoreWrite for Shared {

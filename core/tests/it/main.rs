@@ -15,6 +15,7 @@ mod harness;
 mod props;
 mod race;
 mod record;
+mod shell;
 mod snapshot;
 
 /// Every file in this directory is a declared module, so no test file is silently skipped.

@@ -22,6 +22,10 @@ pub(super) struct TargetArgs {
     /// Only these paths (repeatable; a directory covers what is below it).
     #[arg(long = "path", value_name = "P")]
     paths: Vec<String>,
+    /// Also undo the changes you made between turns that snapshots recorded (`external`
+    /// checkpoints); by default they are kept and shown as conflicts.
+    #[arg(long)]
+    include_external: bool,
 }
 
 impl TargetArgs {
@@ -31,6 +35,7 @@ impl TargetArgs {
             turn: self.turn.clone(),
             checkpoint: self.checkpoint.as_deref().map(parse_id).transpose()?,
             paths: self.paths.clone(),
+            include_external: self.include_external,
         })
     }
 }

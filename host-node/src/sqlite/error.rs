@@ -106,6 +106,9 @@ fn verb(w: &Write) -> String {
         Write::DeleteBlob { hash } => format!("delete blob {}", hash.short()),
         Write::DeleteCheckpoint { checkpoint, .. } => format!("delete checkpoint {checkpoint}"),
         Write::DeleteSession { session } => format!("delete session {session}"),
+        Write::PutWorkspaceSnapshot { session, .. } => {
+            format!("store the workspace snapshot of session {session}")
+        }
     }
 }
 

@@ -348,6 +348,18 @@ impl Store for SqliteStore {
             .map_err(|e| error::host(&format!("cannot read the size of session {session}"), e))
     }
 
+    fn workspace_snapshot(&self, session: &SessionId) -> Result<Option<Row>, HostError> {
+        // A read-only open of an older file has no snapshots to read.
+        if self.schema < super::schema::SNAPSHOT_VERSION {
+            return Ok(None);
+        }
+        self.row(
+            "SELECT session_id, 0, body FROM workspace_snapshots WHERE session_id = ?1",
+            [session.as_str()],
+            "workspace snapshots",
+        )
+    }
+
     fn has_blob(&self, hash: &ContentHash) -> Result<bool, HostError> {
         super::blobs::exists(&self.conn, hash)
             .map_err(|e| error::host(&format!("cannot look up blob {}", hash.short()), e))

@@ -14,7 +14,7 @@ pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
 /// Migration `i` takes a database from version `i` to `i + 1`. Append only; never edit one that
 /// has shipped.
-pub(super) const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6];
+pub(super) const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7];
 
 /// Version 1, the initial schema.
 ///
@@ -165,6 +165,17 @@ ALTER TABLE blobs ADD COLUMN depth INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE blobs ADD COLUMN step INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX blobs_by_base ON blobs (base) WHERE base IS NOT NULL;
 ";
+
+/// Version 7: each session's latest workspace snapshot (shell capture), one row per session.
+const V7: &str = "
+CREATE TABLE workspace_snapshots (
+    session_id TEXT NOT NULL PRIMARY KEY REFERENCES sessions (id),
+    body       TEXT NOT NULL
+) STRICT;
+";
+
+/// The first schema with the snapshot table of [`V7`]; older files (read-only opens) have none.
+pub(super) const SNAPSHOT_VERSION: usize = 7;
 
 /// The first schema with the delta columns of [`V6`]; older files (read-only opens) hold only
 /// whole copies.

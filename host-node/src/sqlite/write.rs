@@ -360,6 +360,7 @@ fn apply(
                 "DELETE FROM operations WHERE session_id = ?1",
                 "DELETE FROM journals WHERE session_id = ?1",
                 "DELETE FROM command_facts WHERE parent_id = ?1",
+                "DELETE FROM workspace_snapshots WHERE session_id = ?1",
             ] {
                 exec(conn, sql, [session.as_str()]).map_err(|e| error::write(w, e))?;
             }
@@ -369,6 +370,12 @@ fn apply(
                 [session.as_str()],
             )
         }
+        Write::PutWorkspaceSnapshot { session, body } => exec(
+            conn,
+            "INSERT INTO workspace_snapshots (session_id, body) VALUES (?1, ?2) \
+             ON CONFLICT (session_id) DO UPDATE SET body = excluded.body",
+            params![session.as_str(), body],
+        ),
         Write::PutCommandFact {
             parent,
             command,

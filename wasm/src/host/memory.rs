@@ -70,6 +70,7 @@ delegate_store! {
     checkpoints_in(s: &SessionId, r: SeqRange) -> Vec<Row>;
     session_bytes(s: &SessionId) -> u64;
     has_blob(h: &ContentHash) -> bool;
+    workspace_snapshot(s: &SessionId) -> Option<Row>;
 }
 
 impl StoreWrite for EmittingStore {

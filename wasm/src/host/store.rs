@@ -225,6 +225,10 @@ impl Store for JsStore {
         let v = self.call(StoreHost::version)?;
         Self::decode("store.version", "a number", &v)
     }
+    // Placeholder until the JS store gains its workspace-snapshot callback (issue 13, helper).
+    fn workspace_snapshot(&self, _session: &SessionId) -> Result<Option<Row>, HostError> {
+        Ok(None)
+    }
     fn message(&self, session: &SessionId, id: &MessageId) -> Result<Option<Row>, HostError> {
         let Some(f) = &self.ranges.message else {
             return WholeReads(self).message(session, id);

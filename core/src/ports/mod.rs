@@ -9,6 +9,9 @@ use crate::id::{CheckpointId, CommandId, MessageId, SessionId, TurnId};
 use crate::model::Millis;
 use crate::path::WorkPath;
 
+mod scan;
+pub use scan::{EntryKind, Listing, Scan, ScanEntry, Stat, Unlisted};
+
 /// One stored record: its key, its sequence number where the table has one, and its JSON body.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Row {
@@ -176,6 +179,9 @@ pub trait Store {
             .map(|r| probe_added_bytes(&r.body))
             .sum())
     }
+    /// The session's latest workspace snapshot (`Write::PutWorkspaceSnapshot`), if it took one.
+    /// No default: a store that dropped these rows would make every snapshot a first one.
+    fn workspace_snapshot(&self, session: &SessionId) -> Result<Option<Row>, HostError>;
     /// Whether the store holds a blob (one keyed lookup; no bytes are read).
     fn has_blob(&self, hash: &ContentHash) -> Result<bool, HostError> {
         Ok(self.blob(hash)?.is_some())
@@ -228,6 +234,9 @@ impl<S: Store + ?Sized> Store for WholeReads<'_, S> {
     }
     fn version(&self) -> Result<u64, HostError> {
         self.0.version()
+    }
+    fn workspace_snapshot(&self, s: &SessionId) -> Result<Option<Row>, HostError> {
+        self.0.workspace_snapshot(s)
     }
 }
 
@@ -296,6 +305,11 @@ pub trait Workspace {
     fn sync(&mut self) -> Result<(), HostError> {
         Ok(())
     }
+    /// The host's walker, when it can list the workspace with stat data (shell capture needs
+    /// one). The default has none.
+    fn scanner(&mut self) -> Option<&mut dyn Scan> {
+        None
+    }
 }
 
 /// Wall-clock time, from the host.
@@ -343,6 +357,7 @@ macro_rules! forward_store {
             fn checkpoints_in(&self, s: &SessionId, r: SeqRange) -> Result<Vec<Row>, HostError> { (**self).checkpoints_in(s, r) }
             fn session_bytes(&self, s: &SessionId) -> Result<u64, HostError> { (**self).session_bytes(s) }
             fn has_blob(&self, h: &ContentHash) -> Result<bool, HostError> { (**self).has_blob(h) }
+            fn workspace_snapshot(&self, s: &SessionId) -> Result<Option<Row>, HostError> { (**self).workspace_snapshot(s) }
         }
     )*};
 }
@@ -378,6 +393,9 @@ impl<W: Workspace + ?Sized> Workspace for &mut W {
     fn sync(&mut self) -> Result<(), HostError> {
         (**self).sync()
     }
+    fn scanner(&mut self) -> Option<&mut dyn Scan> {
+        (**self).scanner()
+    }
 }
 
 impl<W: Workspace + ?Sized> Workspace for Box<W> {
@@ -398,6 +416,9 @@ impl<W: Workspace + ?Sized> Workspace for Box<W> {
     }
     fn sync(&mut self) -> Result<(), HostError> {
         (**self).sync()
+    }
+    fn scanner(&mut self) -> Option<&mut dyn Scan> {
+        (**self).scanner()
     }
 }
 

@@ -1,0 +1,268 @@
+//! One try at a snapshot: read the session's state, walk, compare, commit under a `LastSeq`
+//! precondition. `Ok(None)` means someone recorded into the session meanwhile: try again.
+
+use super::chain::{head, load_manifest, stat_cache, store_manifest};
+use super::diff::{diff, expected};
+use super::manifest::{Manifest, State};
+use super::record::{Changed, changes};
+use super::take::{Taken, take};
+use super::{Error, FLUSH_BYTES, Options, Outcome, Progress, UntrackedFile, committed, scanner};
+use crate::batch::{Batch, Precondition, Write};
+use crate::ctx::Ports;
+use crate::hash::ContentHash;
+use crate::id::SessionId;
+use crate::load::{self, decode_rows, encode};
+use crate::model::{Checkpoint, CheckpointKind, Operation, WorkspaceSnapshot};
+use crate::path::WorkPath;
+use crate::ports::SeqRange;
+use std::collections::BTreeSet;
+
+/// What the session's previous snapshot left.
+struct Previous {
+    head: WorkspaceSnapshot,
+    manifest: Manifest,
+    depth: u32,
+}
+
+fn previous(p: &Ports<'_>, session: &SessionId) -> Result<Option<Previous>, Error> {
+    let Some(head) = head(p.store, session)? else {
+        return Ok(None);
+    };
+    let (manifest, chain) = load_manifest(p.store, session, &head.manifest)?;
+    let depth = chain.len() as u32 - 1;
+    Ok(Some(Previous {
+        head,
+        manifest,
+        depth,
+    }))
+}
+
+/// Tracked paths the walk no longer lists but that still exist stay tracked.
+fn keep_tracked(
+    p: &mut Ports<'_>,
+    taken: &mut Taken,
+    prev: &Manifest,
+    max: u64,
+) -> Result<(), Error> {
+    let missing: Vec<WorkPath> = prev
+        .entries
+        .keys()
+        .filter(|k| !taken.manifest.entries.contains_key(*k))
+        .cloned()
+        .collect();
+    for path in missing {
+        if let Some(entry) = scanner(p).stat(&path).map_err(Error::Scan)? {
+            taken.add(p.workspace, entry, Some(prev), max)?;
+        }
+    }
+    Ok(())
+}
+
+/// Store the contents read this time that the store lacks, in batches of bounded size ahead
+/// of the main one (content-addressed rows nothing names yet: harmless if the snapshot then
+/// loses its race). Returns the hashes newly stored.
+fn store_contents(
+    p: &mut Ports<'_>,
+    taken: &mut Taken,
+    prev: Option<&Manifest>,
+    batch: &mut Batch,
+) -> Result<BTreeSet<ContentHash>, Error> {
+    let mut added = BTreeSet::new();
+    let mut pending = 0usize;
+    for fresh in std::mem::take(&mut taken.fresh) {
+        if p.store.has_blob(&fresh.hash).map_err(Error::Store)? {
+            continue;
+        }
+        // The new version is most like the one it replaced: a store may keep it as a delta.
+        let base = prev
+            .and_then(|m| m.entries.get(&fresh.path))
+            .and_then(|e| match &e.state {
+                State::Tracked(v) if v.hash != fresh.hash => Some(v.hash.clone()),
+                _ => None,
+            });
+        pending += fresh.bytes.len();
+        added.insert(fresh.hash.clone());
+        batch.push(Write::PutBlob {
+            hash: fresh.hash,
+            bytes: fresh.bytes,
+            base,
+        });
+        if pending >= FLUSH_BYTES {
+            p.store
+                .commit(std::mem::take(batch))
+                .map_err(Error::Commit)?;
+            pending = 0;
+        }
+    }
+    Ok(added)
+}
+
+fn untracked_of(manifest: &Manifest, unlisted: Vec<crate::ports::Unlisted>) -> Vec<UntrackedFile> {
+    let mut out: Vec<UntrackedFile> = manifest
+        .entries
+        .iter()
+        .filter_map(|(path, e)| match e.state {
+            State::Untracked(u) => Some(UntrackedFile {
+                path: path.to_string(),
+                reason: u.as_str().to_owned(),
+            }),
+            State::Tracked(_) => None,
+        })
+        .collect();
+    out.extend(unlisted.into_iter().map(|u| UntrackedFile {
+        path: u.path,
+        reason: u.reason,
+    }));
+    out
+}
+
+pub(super) fn attempt(
+    p: &mut Ports<'_>,
+    session: &SessionId,
+    opts: &Options,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Option<Outcome>, Error> {
+    let s = load::session(p.store, session)?;
+    let turn = crate::record::live_turn(p, &s, &opts.turn_id)?;
+    let last = p.store.last_seq(session).map_err(Error::Store)?;
+    let seq = s.last_seq(last) + 1;
+    let prev = previous(p, session)?;
+    let other = match prev {
+        None => stat_cache(p.store, session)?,
+        Some(_) => None,
+    };
+    let cache = prev.as_ref().map(|v| &v.manifest).or(other.as_ref());
+    let listing = scanner(p).list().map_err(Error::Scan)?;
+    let max = p.limits.max_file_bytes;
+    let mut taken = take(
+        p.workspace,
+        listing.entries,
+        listing.started_ns,
+        cache,
+        max,
+        progress,
+    )?;
+    if let Some(v) = &prev {
+        keep_tracked(p, &mut taken, &v.manifest, max)?;
+    }
+    let operations = p.store.operations(session).map_err(Error::Store)?;
+    let op_count = operations.len() as u64;
+    let mut changed = Changed::default();
+    let mut file_changes = Vec::new();
+    let mut since_any = false;
+    if let Some(v) = &prev {
+        let rows = p
+            .store
+            .checkpoints_in(session, SeqRange::from(v.head.seq + 1))
+            .map_err(Error::Store)?;
+        let recorded: Vec<Checkpoint> = decode_rows("checkpoint", rows).items;
+        let skip = (v.head.operations as usize).min(operations.len());
+        let ops: Vec<Operation> = decode_rows("operation", operations[skip..].to_vec()).items;
+        since_any = !recorded.is_empty() || !ops.is_empty();
+        let want = expected(&recorded, &ops);
+        let diffs = diff(&v.manifest, &want, &taken.manifest);
+        file_changes = changes(p.store, diffs, &taken.manifest, &taken.fresh, &mut changed)?;
+    }
+    let unchanged = prev.as_ref().is_some_and(|v| {
+        v.manifest.entries == taken.manifest.entries && taken.racy == 0 && !since_any
+    });
+    let mut out = Outcome {
+        checkpoint_id: None,
+        kind: None,
+        baseline: prev.is_none(),
+        changed,
+        untracked: untracked_of(&taken.manifest, listing.unlisted),
+        files: taken.manifest.hashes().count() as u64,
+        reread: taken.reread,
+        skipped: taken.skipped,
+        racy: taken.racy,
+        manifest: prev
+            .as_ref()
+            .map_or_else(|| ContentHash::of(b""), |v| v.head.manifest.clone()),
+    };
+    if unchanged && file_changes.is_empty() {
+        return Ok(Some(out));
+    }
+    let mut batch = Batch::new();
+    let added = store_contents(
+        p,
+        &mut taken,
+        prev.as_ref().map(|v| &v.manifest),
+        &mut batch,
+    )?;
+    let prev_ref = prev
+        .as_ref()
+        .map(|v| (&v.manifest, &v.head.manifest, v.depth));
+    let (write, manifest_hash, _) = store_manifest(&taken.manifest, prev_ref);
+    batch.push(write);
+    let mut head_seq = seq - 1;
+    if !file_changes.is_empty() {
+        let kind = match prev.as_ref().and_then(|v| v.head.turn_id.as_ref()) {
+            Some(t) if t == &turn.id => CheckpointKind::Shell,
+            _ => CheckpointKind::External,
+        };
+        let added_bytes = file_changes
+            .iter()
+            .filter_map(|c| c.after.as_ref())
+            .filter(|v| added.contains(&v.hash))
+            .map(|v| v.size)
+            .sum();
+        let ckp = Checkpoint {
+            id: p.mint(),
+            session_id: session.clone(),
+            seq,
+            turn_id: turn.id.clone(),
+            prompt_id: turn.prompt_id.clone(),
+            tool_message_id: opts.tool_message_id.clone(),
+            tool_call_id: opts.tool_call_id.clone(),
+            tool_name: match kind {
+                CheckpointKind::External => "external".into(),
+                _ => opts.tool_name.clone().unwrap_or_else(|| "shell".into()),
+            },
+            tool_input: opts
+                .command
+                .clone()
+                .filter(|_| kind == CheckpointKind::Shell),
+            kind,
+            created_at: p.now(),
+            changes: file_changes,
+            added_bytes,
+        };
+        batch.push(Write::PutCheckpoint {
+            session: session.clone(),
+            seq,
+            checkpoint: ckp.id.clone(),
+            body: encode(&ckp),
+            bytes: ckp.added_bytes,
+        });
+        head_seq = seq;
+        out.checkpoint_id = Some(ckp.id);
+        out.kind = Some(kind);
+    }
+    let bytes = taken
+        .manifest
+        .entries
+        .values()
+        .filter_map(|e| match &e.state {
+            State::Tracked(v) => Some(v.size),
+            State::Untracked(_) => None,
+        })
+        .sum();
+    let row = WorkspaceSnapshot {
+        session_id: session.clone(),
+        manifest: manifest_hash.clone(),
+        seq: head_seq,
+        operations: op_count,
+        turn_id: Some(turn.id),
+        taken_at: p.now(),
+        files: out.files,
+        bytes,
+    };
+    batch.push(Write::PutWorkspaceSnapshot {
+        session: session.clone(),
+        body: encode(&row),
+    });
+    batch.require(Precondition::LastSeq(session.clone(), last));
+    out.manifest = manifest_hash;
+    Ok(committed(p.store.commit(batch))?.then_some(out))
+}

@@ -1,0 +1,419 @@
+//! A workspace snapshot's manifest: every tracked path with its version and the stat data that
+//! lets the next snapshot skip it. Stored as a blob, content-addressed like everything else, in
+//! a compact binary form: a full list now and then, otherwise only the entries that changed
+//! since the manifest before (a delta naming its base), so a snapshot of a big tree in which
+//! three files changed stores three entries.
+
+use crate::hash::ContentHash;
+use crate::model::FileVersion;
+use crate::path::WorkPath;
+use crate::ports::Stat;
+use std::collections::BTreeMap;
+
+const MAGIC: &[u8; 8] = b"RWNDMAN1";
+/// Deltas in a row before a full list is written again: a read follows at most this many.
+pub(crate) const MAX_DEPTH: u32 = 32;
+
+/// Why a listed path holds no version.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Untracked {
+    /// Larger than the configured maximum file size.
+    TooLarge,
+    /// A symbolic link: never followed, never restored.
+    Symlink,
+    /// A socket, fifo or device.
+    Special,
+}
+
+impl Untracked {
+    /// The wire word.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::TooLarge => "too_large",
+            Self::Symlink => "symlink",
+            Self::Special => "special",
+        }
+    }
+}
+
+/// A path's state in a snapshot.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum State {
+    /// Its content is stored.
+    Tracked(FileVersion),
+    /// Present but not stored, with why.
+    Untracked(Untracked),
+}
+
+/// One path of a manifest.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// What it holds.
+    pub state: State,
+    /// The stat data it held then.
+    pub stat: Stat,
+}
+
+/// Every path a snapshot saw.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Manifest {
+    /// By path.
+    pub entries: BTreeMap<WorkPath, Entry>,
+    /// When the walk that made it began (host clock, nanoseconds): the racy-file line.
+    pub started_ns: i64,
+}
+
+/// A manifest as stored: a full list, or the changes against a base manifest.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Stored {
+    pub(crate) base: Option<(ContentHash, u32)>,
+    pub(crate) started_ns: i64,
+    /// `None` = removed since the base.
+    pub(crate) entries: Vec<(WorkPath, Option<Entry>)>,
+}
+
+/// Why stored manifest bytes could not be read.
+#[derive(Debug, thiserror::Error)]
+#[error("manifest is malformed: {0}")]
+pub struct Malformed(pub(crate) &'static str);
+
+impl Manifest {
+    /// The stored form of `self`, given the manifest it follows: a delta when one is short,
+    /// else the full list.
+    pub(crate) fn stored(&self, prev: Option<(&Self, &ContentHash, u32)>) -> Stored {
+        let full = || Stored {
+            base: None,
+            started_ns: self.started_ns,
+            entries: self
+                .entries
+                .iter()
+                .map(|(p, e)| (p.clone(), Some(e.clone())))
+                .collect(),
+        };
+        let Some((prev, hash, depth)) = prev.filter(|(_, _, d)| *d < MAX_DEPTH) else {
+            return full();
+        };
+        let mut entries: Vec<(WorkPath, Option<Entry>)> = self
+            .entries
+            .iter()
+            .filter(|(p, e)| prev.entries.get(*p) != Some(e))
+            .map(|(p, e)| (p.clone(), Some(e.clone())))
+            .collect();
+        entries.extend(
+            prev.entries
+                .keys()
+                .filter(|p| !self.entries.contains_key(*p))
+                .map(|p| (p.clone(), None)),
+        );
+        // A delta that rewrites most of the tree buys nothing over the list itself.
+        if entries.len() * 2 > self.entries.len().max(1) {
+            return full();
+        }
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        Stored {
+            base: Some((hash.clone(), depth + 1)),
+            started_ns: self.started_ns,
+            entries,
+        }
+    }
+
+    /// Apply a delta on top of `self` (its base).
+    pub(crate) fn apply(&mut self, delta: Stored) {
+        self.started_ns = delta.started_ns;
+        for (path, entry) in delta.entries {
+            match entry {
+                Some(e) => self.entries.insert(path, e),
+                None => self.entries.remove(&path),
+            };
+        }
+    }
+
+    /// Every content hash the manifest references.
+    pub fn hashes(&self) -> impl Iterator<Item = &ContentHash> {
+        self.entries.values().filter_map(|e| match &e.state {
+            State::Tracked(v) => Some(&v.hash),
+            State::Untracked(_) => None,
+        })
+    }
+}
+
+impl Stored {
+    /// How many deltas lead down to a full list (0 for a full list).
+    pub(crate) fn depth(&self) -> u32 {
+        self.base.as_ref().map_or(0, |(_, d)| *d)
+    }
+
+    pub(crate) fn encode(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(64 + self.entries.len() * 96);
+        out.extend_from_slice(MAGIC);
+        match &self.base {
+            None => out.push(0),
+            Some((hash, depth)) => {
+                out.push(1);
+                put_hash(&mut out, hash);
+                put_var(&mut out, u64::from(*depth));
+            }
+        }
+        out.extend_from_slice(&self.started_ns.to_le_bytes());
+        put_var(&mut out, self.entries.len() as u64);
+        for (path, entry) in &self.entries {
+            put_var(&mut out, path.as_str().len() as u64);
+            out.extend_from_slice(path.as_str().as_bytes());
+            let Some(e) = entry else {
+                out.push(0);
+                continue;
+            };
+            match &e.state {
+                State::Tracked(v) => {
+                    out.push(1);
+                    put_hash(&mut out, &v.hash);
+                    put_var(&mut out, v.size);
+                    put_opt(&mut out, v.mode.map(u64::from));
+                }
+                State::Untracked(Untracked::TooLarge) => out.push(2),
+                State::Untracked(Untracked::Symlink) => out.push(3),
+                State::Untracked(Untracked::Special) => out.push(4),
+            }
+            let s = &e.stat;
+            put_var(&mut out, s.size);
+            out.extend_from_slice(&s.mtime_ns.to_le_bytes());
+            put_opt(&mut out, s.ctime_ns.map(|t| t as u64));
+            put_opt(&mut out, s.inode);
+            put_opt(&mut out, s.mode.map(u64::from));
+        }
+        out
+    }
+
+    pub(crate) fn decode(bytes: &[u8]) -> Result<Self, Malformed> {
+        let mut r = Reader { bytes, at: 0 };
+        if r.take(8)? != MAGIC {
+            return Err(Malformed("not a manifest"));
+        }
+        let base = match r.byte()? {
+            0 => None,
+            1 => Some((
+                r.hash()?,
+                u32::try_from(r.var()?).map_err(|_| Malformed("depth"))?,
+            )),
+            _ => return Err(Malformed("unknown form")),
+        };
+        let started_ns = r.i64()?;
+        let count = r.var()?;
+        let mut entries = Vec::with_capacity(count.min(1 << 20) as usize);
+        for _ in 0..count {
+            let len = r.var()? as usize;
+            let raw = std::str::from_utf8(r.take(len)?).map_err(|_| Malformed("path"))?;
+            let path = WorkPath::parse(raw).map_err(|_| Malformed("path"))?;
+            let state = match r.byte()? {
+                0 => {
+                    entries.push((path, None));
+                    continue;
+                }
+                1 => State::Tracked(FileVersion {
+                    hash: r.hash()?,
+                    size: r.var()?,
+                    mode: r.opt()?.map(|m| m as u32),
+                }),
+                2 => State::Untracked(Untracked::TooLarge),
+                3 => State::Untracked(Untracked::Symlink),
+                4 => State::Untracked(Untracked::Special),
+                _ => return Err(Malformed("unknown entry")),
+            };
+            let stat = Stat {
+                size: r.var()?,
+                mtime_ns: r.i64()?,
+                ctime_ns: r.opt()?.map(|t| t as i64),
+                inode: r.opt()?,
+                mode: r.opt()?.map(|m| m as u32),
+            };
+            entries.push((path, Some(Entry { state, stat })));
+        }
+        if r.at != bytes.len() {
+            return Err(Malformed("trailing bytes"));
+        }
+        Ok(Self {
+            base,
+            started_ns,
+            entries,
+        })
+    }
+}
+
+fn put_var(out: &mut Vec<u8>, mut n: u64) {
+    while n >= 0x80 {
+        out.push((n as u8) | 0x80);
+        n >>= 7;
+    }
+    out.push(n as u8);
+}
+
+/// A presence byte, then the value.
+fn put_opt(out: &mut Vec<u8>, n: Option<u64>) {
+    match n {
+        None => out.push(0),
+        Some(n) => {
+            out.push(1);
+            put_var(out, n);
+        }
+    }
+}
+
+fn put_hash(out: &mut Vec<u8>, hash: &ContentHash) {
+    let hex = hash.as_str().as_bytes();
+    for pair in hex.chunks(2) {
+        out.push(nibble(pair[0]) << 4 | nibble(pair[1]));
+    }
+}
+
+fn nibble(c: u8) -> u8 {
+    match c {
+        b'0'..=b'9' => c - b'0',
+        _ => c - b'a' + 10,
+    }
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], Malformed> {
+        let end = self.at.checked_add(n).filter(|e| *e <= self.bytes.len());
+        let end = end.ok_or(Malformed("truncated"))?;
+        let out = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(out)
+    }
+    fn byte(&mut self) -> Result<u8, Malformed> {
+        Ok(self.take(1)?[0])
+    }
+    fn i64(&mut self) -> Result<i64, Malformed> {
+        let raw: [u8; 8] = self
+            .take(8)?
+            .try_into()
+            .map_err(|_| Malformed("truncated"))?;
+        Ok(i64::from_le_bytes(raw))
+    }
+    fn var(&mut self) -> Result<u64, Malformed> {
+        let mut n = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = self.byte()?;
+            n |= u64::from(b & 0x7f) << shift;
+            if b & 0x80 == 0 {
+                return Ok(n);
+            }
+        }
+        Err(Malformed("varint"))
+    }
+    fn opt(&mut self) -> Result<Option<u64>, Malformed> {
+        match self.byte()? {
+            0 => Ok(None),
+            1 => Ok(Some(self.var()?)),
+            _ => Err(Malformed("presence byte")),
+        }
+    }
+    fn hash(&mut self) -> Result<ContentHash, Malformed> {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let raw = self.take(32)?;
+        let mut hex = String::with_capacity(64);
+        for b in raw {
+            hex.push(HEX[usize::from(b >> 4)] as char);
+            hex.push(HEX[usize::from(b & 15)] as char);
+        }
+        ContentHash::parse(&hex).ok_or(Malformed("hash"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(hash: &[u8], mtime: i64) -> Entry {
+        Entry {
+            state: State::Tracked(FileVersion {
+                hash: ContentHash::of(hash),
+                size: hash.len() as u64,
+                mode: Some(0o644),
+            }),
+            stat: Stat {
+                size: hash.len() as u64,
+                mtime_ns: mtime,
+                ctime_ns: Some(mtime),
+                inode: Some(7),
+                mode: Some(0o644),
+            },
+        }
+    }
+
+    fn manifest(files: &[(&str, &[u8], i64)]) -> Manifest {
+        Manifest {
+            entries: files
+                .iter()
+                .map(|(p, b, t)| (WorkPath::parse(p).expect("valid"), entry(b, *t)))
+                .collect(),
+            started_ns: 99,
+        }
+    }
+
+    #[test]
+    fn full_and_delta_round_trip() {
+        let files: Vec<(String, Vec<u8>, i64)> = (0..10)
+            .map(|i| (format!("src/f{i}.rs"), vec![i as u8; 3], -5 + i64::from(i)))
+            .collect();
+        let list: Vec<(&str, &[u8], i64)> = files
+            .iter()
+            .map(|(p, b, t)| (p.as_str(), b.as_slice(), *t))
+            .collect();
+        let old = manifest(&list);
+        let stored = old.stored(None);
+        let decoded = Stored::decode(&stored.encode()).expect("decodes");
+        assert_eq!(decoded, stored);
+        let mut rebuilt = Manifest::default();
+        rebuilt.apply(decoded);
+        assert_eq!(rebuilt, old);
+
+        let mut new = old.clone();
+        new.entries
+            .remove(&WorkPath::parse("src/f3.rs").expect("valid"));
+        new.entries.insert(
+            WorkPath::parse("src/f1.rs").expect("valid"),
+            entry(b"new", 5),
+        );
+        new.started_ns = 200;
+        let base = ContentHash::of(b"base");
+        let delta = new.stored(Some((&old, &base, 0)));
+        assert_eq!(delta.entries.len(), 2, "only what changed is stored");
+        assert_eq!(delta.depth(), 1);
+        let mut again = old.clone();
+        again.apply(Stored::decode(&delta.encode()).expect("decodes"));
+        assert_eq!(again, new);
+    }
+
+    #[test]
+    fn long_chains_and_big_deltas_store_the_full_list() {
+        let old = manifest(&[("a", b"1", 1), ("b", b"2", 2)]);
+        let base = ContentHash::of(b"base");
+        let new = manifest(&[("a", b"x", 1), ("b", b"y", 2)]);
+        assert_eq!(new.stored(Some((&old, &base, 0))).depth(), 0);
+        let three = manifest(&[
+            ("a", b"1", 1),
+            ("b", b"2", 2),
+            ("c", b"3", 3),
+            ("d", b"4", 4),
+        ]);
+        let mut four = three.clone();
+        four.started_ns = 5;
+        assert_eq!(four.stored(Some((&three, &base, MAX_DEPTH))).depth(), 0);
+        assert_eq!(four.stored(Some((&three, &base, 3))).depth(), 4);
+    }
+
+    #[test]
+    fn malformed_bytes_are_an_error_not_a_panic() {
+        let good = manifest(&[("a", b"1", 1)]).stored(None).encode();
+        for cut in 0..good.len() {
+            assert!(Stored::decode(&good[..cut]).is_err(), "cut at {cut}");
+        }
+        assert!(Stored::decode(b"RWNDMAN1\x07").is_err());
+    }
+}

@@ -1,0 +1,144 @@
+//! Taking a snapshot: turn the host's listing into a manifest, reading only the files whose stat
+//! data changed since the manifest used as the stat cache, or whose last read was racy.
+
+use super::manifest::{Entry, Manifest, State, Untracked};
+use super::{Error, Progress};
+use crate::hash::ContentHash;
+use crate::model::FileVersion;
+use crate::path::WorkPath;
+use crate::ports::{EntryKind, ScanEntry, Stat, Workspace};
+use std::collections::BTreeSet;
+
+/// A file modified this close to the start of the walk that read it may have changed again
+/// within the same timestamp: it is read again next time whatever its stat data says. Two
+/// seconds covers file systems with coarse times (FAT: 2 s; HFS+, many network mounts: 1 s);
+/// where every time is in whole seconds it is the only safe window, and where times are
+/// finer it costs a re-read of files touched in the last two seconds only.
+pub(crate) const RACY_NS: i64 = 2_000_000_000;
+
+/// Content read this snapshot: stored unless the store has it.
+#[derive(Debug)]
+pub(crate) struct Fresh {
+    /// The first path it was read from.
+    pub(crate) path: WorkPath,
+    pub(crate) hash: ContentHash,
+    pub(crate) bytes: Vec<u8>,
+}
+
+/// A snapshot taken, before it is compared with anything.
+#[derive(Debug, Default)]
+pub(crate) struct Taken {
+    pub(crate) manifest: Manifest,
+    /// Contents read, by hash (once each).
+    pub(crate) fresh: Vec<Fresh>,
+    /// Files hashed again.
+    pub(crate) reread: u64,
+    /// Files whose stat data vouched for them.
+    pub(crate) skipped: u64,
+    /// Files re-read only because their last read was racy.
+    pub(crate) racy: u64,
+    seen: BTreeSet<ContentHash>,
+}
+
+/// Whether `cached` still describes the file `stat` reports without reading it.
+fn still_valid(cached: &Entry, stat: &Stat, racy_line: i64) -> bool {
+    let same = cached.stat.size == stat.size
+        && cached.stat.mtime_ns == stat.mtime_ns
+        && cached.stat.ctime_ns == stat.ctime_ns
+        && cached.stat.inode == stat.inode
+        && cached.stat.mode == stat.mode;
+    same && cached.stat.mtime_ns < racy_line
+}
+
+fn untracked(kind: EntryKind, stat: &Stat, max: u64) -> Option<Untracked> {
+    match kind {
+        EntryKind::Symlink => Some(Untracked::Symlink),
+        EntryKind::Other => Some(Untracked::Special),
+        EntryKind::File if stat.size > max => Some(Untracked::TooLarge),
+        EntryKind::File => None,
+    }
+}
+
+impl Taken {
+    /// Add one walked entry, reading it unless `cache` vouches for it.
+    pub(crate) fn add(
+        &mut self,
+        ws: &mut dyn Workspace,
+        entry: ScanEntry,
+        cache: Option<&Manifest>,
+        max: u64,
+    ) -> Result<(), Error> {
+        let ScanEntry { path, kind, stat } = entry;
+        if let Some(why) = untracked(kind, &stat, max) {
+            let state = State::Untracked(why);
+            self.manifest.entries.insert(path, Entry { state, stat });
+            return Ok(());
+        }
+        let cached = cache.and_then(|c| Some((c.entries.get(&path)?, c.started_ns)));
+        if let Some((hit, started)) = cached
+            && matches!(hit.state, State::Tracked(_))
+        {
+            if still_valid(hit, &stat, started - RACY_NS) {
+                self.skipped += 1;
+                self.manifest.entries.insert(path, hit.clone());
+                return Ok(());
+            }
+            if hit.stat.mtime_ns == stat.mtime_ns && hit.stat.size == stat.size {
+                self.racy += 1;
+            }
+        }
+        self.read(ws, path, stat)
+    }
+
+    fn read(&mut self, ws: &mut dyn Workspace, path: WorkPath, stat: Stat) -> Result<(), Error> {
+        let bytes = ws.read(&path).map_err(|e| Error::Read {
+            path: path.clone(),
+            source: e,
+        })?;
+        // Gone between the walk and the read: it is simply not there now.
+        let Some(bytes) = bytes else { return Ok(()) };
+        self.reread += 1;
+        let hash = ContentHash::of(&bytes);
+        let version = FileVersion {
+            hash: hash.clone(),
+            size: bytes.len() as u64,
+            mode: stat.mode.map(|m| m & 0o7777),
+        };
+        if self.seen.insert(hash.clone()) {
+            self.fresh.push(Fresh {
+                path: path.clone(),
+                hash,
+                bytes,
+            });
+        }
+        let state = State::Tracked(version);
+        self.manifest.entries.insert(path, Entry { state, stat });
+        Ok(())
+    }
+}
+
+/// Build the manifest of `listing` (already validated entries) and of the tracked paths the
+/// walk no longer lists but that still exist (ignored since, yet tracked).
+pub(crate) fn take(
+    ws: &mut dyn Workspace,
+    entries: Vec<ScanEntry>,
+    started_ns: i64,
+    cache: Option<&Manifest>,
+    max: u64,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Taken, Error> {
+    let mut taken = Taken::default();
+    taken.manifest.started_ns = started_ns;
+    let total = entries.len() as u64;
+    for (i, entry) in entries.into_iter().enumerate() {
+        taken.add(ws, entry, cache, max)?;
+        if i % 256 == 255 {
+            progress(Progress {
+                done: i as u64 + 1,
+                total,
+                reread: taken.reread,
+            });
+        }
+    }
+    Ok(taken)
+}
