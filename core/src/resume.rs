@@ -41,6 +41,11 @@ pub struct CheckpointSummary {
     pub message_id: MessageId,
     /// Tool.
     pub tool_name: String,
+    /// Edit, write, shell, external or manual.
+    pub kind: crate::model::CheckpointKind,
+    /// What the tool was asked to do, when recorded (a shell command line).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_input: Option<String>,
     /// Files.
     pub files: Vec<CheckpointFile>,
 }
@@ -62,6 +67,8 @@ impl CheckpointSummary {
             turn_id: c.turn_id.clone(),
             message_id: c.prompt_id.clone(),
             tool_name: c.tool_name.clone(),
+            kind: c.kind,
+            tool_input: c.tool_input.clone(),
             files: c
                 .changes
                 .iter()

@@ -124,6 +124,10 @@ pub fn call<S: StoreWrite, W: Workspace>(
             let s = take_session(&mut args)?;
             out(engine.record_failed_capture(&s, opts(args)?))
         }
+        "snapshotWorkspace" => {
+            let s = take_session(&mut args)?;
+            out(engine.snapshot_workspace(&s, opts(args)?))
+        }
         "completeTurn" => {
             let s = take_session(&mut args)?;
             out(engine.complete_turn(&s, opts(args)?))
