@@ -385,7 +385,7 @@ mod tests {
         let delta = new.stored(Some((&old, &base, 0)));
         assert_eq!(delta.entries.len(), 2, "only what changed is stored");
         assert_eq!(delta.depth(), 1);
-        let mut again = old.clone();
+        let mut again = old;
         again.apply(Stored::decode(&delta.encode()).expect("decodes"));
         assert_eq!(again, new);
     }

@@ -137,7 +137,7 @@ impl Report {
         self.exit = Some(code);
         self
     }
-    fn to_stderr(mut self) -> Self {
+    fn on_stderr(mut self) -> Self {
         self.text_to_stderr = true;
         self
     }

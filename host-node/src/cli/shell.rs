@@ -246,5 +246,5 @@ pub(super) fn run_exec(ctx: &Context, a: ExecArgs) -> Result<Report, CliError> {
         exit_code: exit,
         command_ms,
     };
-    Ok(Report::new(&report, text).to_stderr().with_exit(exit))
+    Ok(Report::new(&report, text).on_stderr().with_exit(exit))
 }
