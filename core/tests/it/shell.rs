@@ -26,6 +26,17 @@ fn snap(e: &mut MemEngine, s: &SessionId, t: &TurnId, command: Option<&str>) -> 
     .expect("snapshot")
 }
 
+/// Apply a file rewind to before `prompt`, under the default policy.
+fn apply_since(e: &mut MemEngine, s: &SessionId, prompt: &rewind_core::id::MessageId) {
+    let target = TargetOptions {
+        since: Some(prompt.clone()),
+        ..TargetOptions::default()
+    };
+    let policy = Policy::Block;
+    e.apply_file_rewind(s, ApplyOptions { target, policy })
+        .expect("apply");
+}
+
 fn names(paths: &[rewind_core::path::WorkPath]) -> Vec<&str> {
     paths.iter().map(|p| p.as_str()).collect()
 }
@@ -197,18 +208,7 @@ fn an_edit_recorded_between_snapshots_is_not_counted_twice() {
     e.workspace_mut().put("b.txt", "by the command\n");
     let out = snap(&mut e, &s, &t, Some("make"));
     assert_eq!(names(&out.changed.modified), ["b.txt"]);
-    let since = TargetOptions {
-        since: Some(p),
-        ..TargetOptions::default()
-    };
-    e.apply_file_rewind(
-        &s,
-        ApplyOptions {
-            target: since,
-            policy: Policy::Block,
-        },
-    )
-    .expect("apply");
+    apply_since(&mut e, &s, &p);
     assert_eq!(e.workspace().get("a.txt"), Some(&b"alpha\n"[..]));
     assert_eq!(e.workspace().get("b.txt"), Some(&b"beta\n"[..]));
 }
@@ -303,18 +303,7 @@ fn gc_keeps_what_the_latest_snapshot_lists() {
     // The baseline's contents are the before-state of the next shell checkpoint.
     e.workspace_mut().put("a.txt", "changed\n");
     snap(&mut e, &s, &t, Some("edit"));
-    let since = TargetOptions {
-        since: Some(p),
-        ..TargetOptions::default()
-    };
-    e.apply_file_rewind(
-        &s,
-        ApplyOptions {
-            target: since,
-            policy: Policy::Block,
-        },
-    )
-    .expect("apply");
+    apply_since(&mut e, &s, &p);
     assert_eq!(e.workspace().get("a.txt"), Some(&b"alpha\n"[..]));
 }
 
