@@ -45,6 +45,7 @@ macro_rules! with {
 mod maintenance;
 mod memory;
 mod record;
+mod shell;
 
 /// The rewind engine over a JS workspace and an in-memory or JS store.
 ///

@@ -58,6 +58,18 @@ export interface FailedCaptureOptions {
   /** e.g. "read_failed", "too_large". */
   reason: string;
 }
+/** `snapshotWorkspace(sessionId, …)`. */
+export interface SnapshotWorkspaceOptions {
+  /** The live turn the changes belong to. */
+  turnId: string;
+  /** The command that ran since the previous snapshot: the checkpoint's `toolInput` (not empty). */
+  command?: string | null;
+  /** Default "shell". */
+  toolName?: string | null;
+  toolCallId?: string | null;
+  /** The assistant message that issued the call. */
+  toolMessageId?: string | null;
+}
 export interface CompleteTurnOptions {
   turnId: string;
   failed?: boolean;
@@ -69,6 +81,12 @@ export interface TargetOptions {
   turn?: string | null;
   checkpoint?: string | null;
   paths?: string[];
+  /**
+   * Also undo the person's own changes that workspace snapshots recorded between turns
+   * (`external` checkpoints). Default false: they are kept, and a file both they and the
+   * agent's undone changes touched is a conflict.
+   */
+  includeExternal?: boolean;
 }
 export interface ApplyOptions extends TargetOptions {
   /** Default "block". */

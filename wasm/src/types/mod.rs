@@ -56,6 +56,49 @@ export interface WorkspaceHost {
   mode?(path: string): number | null;
   /** Optional: set an existing file's permission bits (a rewind undoing a chmod). */
   setMode?(path: string, mode: number): void;
+  /**
+   * Optional, for shell capture (`snapshotWorkspace`): every file of the workspace with its
+   * stat data, honouring the host's ignore rules (leave out `.git/` and the store's own
+   * files). Without it, `snapshotWorkspace` is `unavailable`. A snapshot reads only the files
+   * whose stat data changed since the last one. An entry of the wrong shape fails the snapshot
+   * with `host_error` before anything is written.
+   */
+  list?(): WorkspaceEntry[];
+  /**
+   * Optional: one path's stat data whether an ignore rule matches it or not, or `null` when it
+   * does not exist (`path` may be left out of the result). A snapshot asks for the files it
+   * tracked that `list()` no longer reports. Without it, a fresh `list()` answers, so a
+   * tracked file that `list()` stops reporting counts as deleted.
+   */
+  stat?(path: string): WorkspaceEntry | null;
+}
+
+/**
+ * One entry of `WorkspaceHost.list()`, named like Node's `fs.Stats`. Fields a host does not
+ * have (a browser's file system has no inodes) are left out: they then always compare equal.
+ */
+export interface WorkspaceEntry {
+  /**
+   * Relative to the workspace root, `/`-separated. A path the engine refuses (absolute, `..`)
+   * is not read: the snapshot lists it in `untracked` with reason `invalid_path`.
+   */
+  path: string;
+  /** Length in bytes. */
+  size: number;
+  /**
+   * Modification time, milliseconds since the epoch (a fraction is kept), on the clock
+   * `Date.now()` reads: a file modified within two seconds before `list()` was called may
+   * change again unseen within the same timestamp, so the next snapshot reads it again.
+   */
+  mtimeMs: number;
+  /** Permission bits (`fs.Stats.mode` is fine: the file-type bits are ignored). */
+  mode?: number | null;
+  /** Status-change time, milliseconds (it moves on chmod and when the file is replaced). */
+  ctimeMs?: number | null;
+  /** The inode (or file id): a replaced file gets a new one. */
+  ino?: number | bigint | null;
+  /** Default "file". Links and other entries are listed as untracked, never followed or read. */
+  kind?: "file" | "symlink" | "other" | null;
 }
 
 /** One stored record: its key, its sequence number (or insertion order) and its JSON text. */
@@ -132,6 +175,14 @@ export interface StoreHost {
   sessionBytes?(sessionId: string): number;
   /** Whether the store holds a blob (no bytes read). */
   hasBlob?(hash: string): boolean;
+
+  /**
+   * Optional, for shell capture: the session's latest workspace snapshot, i.e. the `body` of
+   * the last `putWorkspaceSnapshot` write committed for it (one row per session, replaced by
+   * the next one, removed by `deleteSession`), or `null`. Without it the store keeps no
+   * snapshots: `snapshotWorkspace` is `unavailable`, and the other verbs read "none".
+   */
+  workspaceSnapshot?(sessionId: string): StoreRow | null;
 }
 
 /** `new Engine({ store, workspace })`. */
@@ -179,7 +230,9 @@ export interface SnapshotEngineOptions extends MemoryEngineOptions {
 
 export type Millis = number;
 export type Policy = "block" | "skip" | "merge" | "force";
-export type CheckpointKind = "edit" | "write" | "shell" | "manual";
+/** `shell`: a command's effects, seen by two workspace snapshots in one turn; `external`: the
+ * person's changes between turns, kept by a rewind unless `includeExternal` is set. */
+export type CheckpointKind = "edit" | "write" | "shell" | "external" | "manual";
 export type SessionKind = "interactive" | "fork" | "side_chat";
 export type Role = "user" | "assistant" | "system" | "tool";
 export type MessageKind = "prompt" | "reply" | "tool_result" | "summary" | "notice" | "reminder" | "timeline";

@@ -176,6 +176,38 @@ export interface ForkOutcome {
   /** The command id had run before: this is that first result, nothing was written. */
   replayed: boolean;
 }
+/** A path a snapshot saw but does not store. */
+export interface UntrackedFile {
+  path: string;
+  /** "too_large", "symlink", "special", or the host's reason ("invalid_path"). */
+  reason: string;
+}
+/** What `snapshotWorkspace` did. */
+export interface SnapshotOutcome {
+  /** The checkpoint it recorded, or null when nothing changed (or this was the baseline). */
+  checkpointId: string | null;
+  /** "shell" (the agent's changes) or "external" (the person's), when it recorded one. */
+  kind: "shell" | "external" | null;
+  /** The session's first snapshot: it set the baseline and recorded nothing. */
+  baseline: boolean;
+  created: string[];
+  /** Content or mode changed. */
+  modified: string[];
+  deleted: string[];
+  /** Changes whose before or after is not stored (too large, a link): a rewind reports them as unsupported. */
+  uncaptured: string[];
+  untracked: UntrackedFile[];
+  /** Files tracked now. */
+  files: number;
+  /** Files read and hashed again. */
+  reread: number;
+  /** Files whose stat data vouched for them (not read). */
+  skipped: number;
+  /** Of the re-read files, those read only because their last read was racy. */
+  racy: number;
+  /** The manifest blob's hash. */
+  manifest: string;
+}
 export interface CheckpointFile {
   path: string;
   /** Hash, or "missing" (the file did not exist); null when unknown: the capture failed. */
@@ -191,6 +223,9 @@ export interface CheckpointSummary {
   turnId: string;
   messageId: string;
   toolName: string;
+  kind: CheckpointKind;
+  /** What the tool was asked to do, when recorded (a shell checkpoint's command line). */
+  toolInput?: string;
   files: CheckpointFile[];
 }
 export interface ResumeState {
@@ -237,6 +272,10 @@ export interface OpFile {
   action: FileAction;
   before: string | null;
   after: string | null;
+  /** Permission bits before, when the host has modes: an undo puts them back. */
+  beforeMode?: number;
+  /** Permission bits the operation left, when known. */
+  afterMode?: number;
   undid?: string[];
   merged?: boolean;
   forced?: boolean;
