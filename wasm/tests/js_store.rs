@@ -48,3 +48,63 @@ fn range_reads_use_the_callbacks_when_the_host_has_them() {
     assert_eq!(count("wholeReads"), Some(0.0));
     assert!(count("rangeReads").is_some_and(|n| n >= 3.0));
 }
+
+/// A session's latest workspace snapshot through the JS store host: `putWorkspaceSnapshot`
+/// reaches `commit`, `workspaceSnapshot(sessionId)` answers the newest body, one row per
+/// session, and `deleteSession` takes it away.
+#[wasm_bindgen_test::wasm_bindgen_test]
+fn the_workspace_snapshot_row_round_trips_and_goes_with_its_session() {
+    use rewind_core::batch::{Batch, Write};
+    use rewind_core::id::SessionId;
+    use rewind_core::ports::{Store, StoreWrite};
+    let mut store = plain();
+    let a = SessionId::parse("ses_a").expect("id");
+    let b = SessionId::parse("ses_b").expect("id");
+    let mut batch = Batch::new();
+    for s in [&a, &b] {
+        batch.push(Write::CreateSession {
+            session: s.clone(),
+            body: "{}".into(),
+        });
+    }
+    batch.push(Write::PutWorkspaceSnapshot {
+        session: a.clone(),
+        body: "{\"n\":1}".into(),
+    });
+    store.commit(batch).expect("commit");
+    let body = |store: &dyn Store, s: &SessionId| {
+        store
+            .workspace_snapshot(s)
+            .expect("read")
+            .map(|r| (r.id, r.body))
+    };
+    assert_eq!(body(&store, &a), Some(("ses_a".into(), "{\"n\":1}".into())));
+    assert_eq!(body(&store, &b), None);
+
+    let mut batch = Batch::new();
+    batch.push(Write::PutWorkspaceSnapshot {
+        session: a.clone(),
+        body: "{\"n\":2}".into(),
+    });
+    store.commit(batch).expect("commit");
+    assert_eq!(body(&store, &a), Some(("ses_a".into(), "{\"n\":2}".into())));
+
+    let mut batch = Batch::new();
+    batch.push(Write::DeleteSession { session: a.clone() });
+    store.commit(batch).expect("commit");
+    assert_eq!(body(&store, &a), None);
+}
+
+/// A store host without `workspaceSnapshot` keeps none: every read is "no snapshot" (what gc
+/// and a first snapshot's stat cache see), never an error.
+#[wasm_bindgen_test::wasm_bindgen_test]
+fn a_store_host_without_the_callback_reads_no_snapshot() {
+    use rewind_core::id::SessionId;
+    use rewind_core::ports::Store;
+    let host: JsValue = MemStoreHost::new().into();
+    // Shadow the prototype's method: the engine looks the callback up on the object.
+    js_sys::Reflect::set(&host, &"workspaceSnapshot".into(), &JsValue::UNDEFINED).expect("set");
+    let store = rewind_wasm::testing::js_store(host);
+    let s = SessionId::parse("ses_a").expect("id");
+    assert_eq!(store.workspace_snapshot(&s).expect("read"), None);
+}
