@@ -1,6 +1,6 @@
 //! The JavaScript hosts: duck-typed `extern "C"` bindings for the workspace and store objects a
-//! caller passes in, and the Rust ports (`Workspace`, `Store`, `StoreWrite`, `Clock`, `IdSource`)
-//! implemented over them.
+//! caller passes in, and the Rust ports (`Workspace`, `Scan`, `Store`, `StoreWrite`, `Clock`,
+//! `IdSource`) implemented over them.
 //!
 //! A callback that throws becomes a `HostError` (strings only, as the core wants), and the thrown
 //! value itself is kept in a shared [`Thrown`] slot so the error the call finally throws to JS
