@@ -85,7 +85,7 @@ pub(crate) fn expected(
             let known = f
                 .after
                 .as_ref()
-                .map_or(Known::Absent, |h| Known::Version(h.clone(), None));
+                .map_or(Known::Absent, |h| Known::Version(h.clone(), f.after_mode));
             set(&f.path, op.created_at, known);
         }
     }

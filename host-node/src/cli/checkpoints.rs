@@ -14,9 +14,18 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let list = ctx.engine(Access::Read)?.checkpoints(&session)?;
     let mut text = String::new();
     for c in &list {
+        // The person's own changes, seen by a snapshot, are marked: a rewind keeps them.
+        let external = match c.kind {
+            rewind_core::model::CheckpointKind::External => "  (your changes between turns)",
+            _ => "",
+        };
+        let input = c
+            .tool_input
+            .as_deref()
+            .map_or_else(String::new, |i| format!("  $ {i}"));
         let _ = writeln!(
             text,
-            "{}  turn {}  {}",
+            "{}  turn {}  {}{external}{input}",
             c.checkpoint_id, c.turn_id, c.tool_name
         );
         for f in &c.files {

@@ -9,6 +9,8 @@ use std::fmt;
 pub struct CliError {
     kind: ErrorKind,
     message: String,
+    /// An exit code of its own (127: `exec` could not start the command).
+    exit: Option<i32>,
 }
 
 impl CliError {
@@ -17,7 +19,22 @@ impl CliError {
         Self {
             kind,
             message: message.into(),
+            exit: None,
         }
+    }
+
+    /// Exit with this code instead of the one the kind implies.
+    #[must_use]
+    pub fn with_exit(mut self, code: i32) -> Self {
+        self.exit = Some(code);
+        self
+    }
+
+    /// Say what had already happened when it failed.
+    #[must_use]
+    pub fn context(mut self, what: &str) -> Self {
+        self.message = format!("{what}: {}", self.message);
+        self
     }
 
     /// A host failure (exit 3).
@@ -37,6 +54,9 @@ impl CliError {
 
     /// 1 for refusals and bad input, 3 for host failures.
     pub fn exit_code(&self) -> i32 {
+        if let Some(code) = self.exit {
+            return code;
+        }
         match self.kind {
             ErrorKind::HostError | ErrorKind::Corrupt | ErrorKind::Unrecoverable => 3,
             _ => 1,

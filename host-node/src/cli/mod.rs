@@ -20,6 +20,7 @@ mod recover;
 mod reply;
 mod resume;
 mod session;
+mod shell;
 mod side_chat;
 mod stats;
 mod trust;
@@ -64,6 +65,10 @@ enum Command {
     Edit(edit::Args),
     /// Mark a turn as ended (writes its stable boundary).
     TurnEnd(turn_end::Args),
+    /// Run a command in the workspace and record what it changed as one checkpoint.
+    Exec(shell::ExecArgs),
+    /// Record what changed in the workspace since the session's last snapshot.
+    Snapshot(shell::SnapshotArgs),
     /// Show the conversation by turn, with checkpoints.
     Log(log::Args),
     /// List a session's checkpoints.
@@ -107,6 +112,10 @@ pub struct Report {
     text: String,
     /// The request was refused (a conflict, nothing applied): exit code 1.
     refused: bool,
+    /// An exit code of its own (`exec` exits with the command's).
+    exit: Option<i32>,
+    /// Text goes to stderr (`exec`: stdout is the command's).
+    text_to_stderr: bool,
 }
 
 impl Report {
@@ -116,11 +125,24 @@ impl Report {
             json: serde_json::to_value(value).unwrap_or(serde_json::Value::Null),
             text: text.into(),
             refused: false,
+            exit: None,
+            text_to_stderr: false,
         }
     }
     fn refused(mut self, refused: bool) -> Self {
         self.refused = refused;
         self
+    }
+    fn with_exit(mut self, code: i32) -> Self {
+        self.exit = Some(code);
+        self
+    }
+    fn on_stderr(mut self) -> Self {
+        self.text_to_stderr = true;
+        self
+    }
+    fn exit_code(&self) -> i32 {
+        self.exit.unwrap_or(i32::from(self.refused))
     }
 }
 
@@ -178,6 +200,8 @@ fn run(cli: Cli) -> Result<Report, CliError> {
         Command::Reply(a) => reply::run(&ctx, a),
         Command::Edit(a) => edit::run(&ctx, a),
         Command::TurnEnd(a) => turn_end::run(&ctx, a),
+        Command::Exec(a) => shell::run_exec(&ctx, a),
+        Command::Snapshot(a) => shell::run_snapshot(&ctx, a),
         Command::Log(a) => log::run(&ctx, a),
         Command::Checkpoints(a) => checkpoints::run(&ctx, a),
         Command::Ops(a) => ops::run(&ctx, a),
@@ -212,13 +236,15 @@ pub fn main() -> i32 {
     };
     let json = cli.json;
     let (printed, code) = match run(cli) {
-        Ok(report) => {
-            let text = match json {
-                true => output::pretty(&report.json),
-                false => report.text.trim_end().to_owned(),
-            };
-            (output::stdout(&text), i32::from(report.refused))
+        Ok(report) if json => (
+            output::stdout(&output::pretty(&report.json)),
+            report.exit_code(),
+        ),
+        Ok(report) if report.text_to_stderr => {
+            output::stderr(report.text.trim_end());
+            (Ok(()), report.exit_code())
         }
+        Ok(report) => (output::stdout(report.text.trim_end()), report.exit_code()),
         Err(e) if json => (output::stdout(&output::pretty(&e.to_json())), e.exit_code()),
         Err(e) => {
             output::stderr(&format!("error: {e}"));

@@ -24,6 +24,13 @@ pub(super) fn stderr(text: &str) {
     let _ = err.flush();
 }
 
+/// A progress line on stderr, redrawn in place (`""` clears it). Best effort, like stderr.
+pub(super) fn progress(text: &str) {
+    let mut err = io::stderr().lock();
+    let _ = write!(err, "\r\x1b[2K{text}");
+    let _ = err.flush();
+}
+
 /// A warning on stderr.
 pub(crate) fn warn(text: &str) {
     stderr(&format!("warning: {text}"));

@@ -30,7 +30,10 @@
 
 mod atomic;
 mod mode;
+mod scan;
 mod walk;
+
+pub use scan::IGNORE_FILE;
 
 use rewind_core::path::WorkPath;
 use rewind_core::ports::Workspace;
@@ -208,6 +211,10 @@ impl Workspace for DiskWorkspace {
 
     fn set_mode(&mut self, path: &WorkPath, mode: u32) -> Result<(), HostError> {
         self.set_mode_of(path, mode)
+    }
+
+    fn scanner(&mut self) -> Option<&mut dyn rewind_core::ports::Scan> {
+        Some(self)
     }
 }
 

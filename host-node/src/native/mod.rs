@@ -110,6 +110,11 @@ impl Workspace for NativeWorkspace {
     fn sync(&mut self) -> Result<(), HostError> {
         self.disk.sync()
     }
+    // Listing only reads: an untrusted store may still take snapshots, whose commits its store
+    // refuses on its own.
+    fn scanner(&mut self) -> Option<&mut dyn rewind_core::ports::Scan> {
+        self.disk.scanner()
+    }
 }
 
 #[cfg(feature = "crash-hook")]
