@@ -1,7 +1,8 @@
 //! The range-read contract over the JS store host, in Node: once with a store object that has
 //! only the required methods (the engine answers range reads from whole-session reads) and
 //! once with one that has every optional range callback (`messagesIn(session, from, to)` with
-//! `to = null` for open-ended, …). The hosts are the JS suites' own (tests/js/lib/hosts.mjs).
+//! `to = null` for open-ended, …); and the workspace-snapshot row contract, plus what a host
+//! without `workspaceSnapshot` reads. The hosts are the JS suites' own (tests/js/lib/hosts.mjs).
 
 #![cfg(target_arch = "wasm32")]
 
@@ -49,51 +50,10 @@ fn range_reads_use_the_callbacks_when_the_host_has_them() {
     assert!(count("rangeReads").is_some_and(|n| n >= 3.0));
 }
 
-/// A session's latest workspace snapshot through the JS store host: `putWorkspaceSnapshot`
-/// reaches `commit`, `workspaceSnapshot(sessionId)` answers the newest body, one row per
-/// session, and `deleteSession` takes it away.
-#[wasm_bindgen_test::wasm_bindgen_test]
-fn the_workspace_snapshot_row_round_trips_and_goes_with_its_session() {
-    use rewind_core::batch::{Batch, Write};
-    use rewind_core::id::SessionId;
-    use rewind_core::ports::{Store, StoreWrite};
-    let mut store = plain();
-    let a = SessionId::parse("ses_a").expect("id");
-    let b = SessionId::parse("ses_b").expect("id");
-    let mut batch = Batch::new();
-    for s in [&a, &b] {
-        batch.push(Write::CreateSession {
-            session: s.clone(),
-            body: "{}".into(),
-        });
-    }
-    batch.push(Write::PutWorkspaceSnapshot {
-        session: a.clone(),
-        body: "{\"n\":1}".into(),
-    });
-    store.commit(batch).expect("commit");
-    let body = |store: &dyn Store, s: &SessionId| {
-        store
-            .workspace_snapshot(s)
-            .expect("read")
-            .map(|r| (r.id, r.body))
-    };
-    assert_eq!(body(&store, &a), Some(("ses_a".into(), "{\"n\":1}".into())));
-    assert_eq!(body(&store, &b), None);
-
-    let mut batch = Batch::new();
-    batch.push(Write::PutWorkspaceSnapshot {
-        session: a.clone(),
-        body: "{\"n\":2}".into(),
-    });
-    store.commit(batch).expect("commit");
-    assert_eq!(body(&store, &a), Some(("ses_a".into(), "{\"n\":2}".into())));
-
-    let mut batch = Batch::new();
-    batch.push(Write::DeleteSession { session: a.clone() });
-    store.commit(batch).expect("commit");
-    assert_eq!(body(&store, &a), None);
-}
+// The session's latest workspace snapshot through the JS store host: `putWorkspaceSnapshot`
+// reaches `commit`, `workspaceSnapshot(sessionId)` answers the newest body, one row per session,
+// gone with `deleteSession`.
+rewind_core::store_snapshot_contract!(js_store_snapshot_rows, super::plain());
 
 /// A store host without `workspaceSnapshot` keeps none: every read is "no snapshot" (what gc
 /// and a first snapshot's stat cache see), never an error.
