@@ -40,14 +40,13 @@ pub(crate) struct Taken {
     seen: BTreeSet<ContentHash>,
 }
 
-/// Whether `cached` still describes the file `stat` reports without reading it.
-fn still_valid(cached: &Entry, stat: &Stat, racy_line: i64) -> bool {
-    let same = cached.stat.size == stat.size
+/// Whether `stat` is what `cached` recorded: the file looks untouched since.
+fn same_stat(cached: &Entry, stat: &Stat) -> bool {
+    cached.stat.size == stat.size
         && cached.stat.mtime_ns == stat.mtime_ns
         && cached.stat.ctime_ns == stat.ctime_ns
         && cached.stat.inode == stat.inode
-        && cached.stat.mode == stat.mode;
-    same && cached.stat.mtime_ns < racy_line
+        && cached.stat.mode == stat.mode
 }
 
 fn untracked(kind: EntryKind, stat: &Stat, max: u64) -> Option<Untracked> {
@@ -78,12 +77,13 @@ impl Taken {
         if let Some((hit, started)) = cached
             && matches!(hit.state, State::Tracked(_))
         {
-            if still_valid(hit, &stat, started - RACY_NS) {
-                self.skipped += 1;
-                self.manifest.entries.insert(path, hit.clone());
-                return Ok(());
-            }
-            if hit.stat.mtime_ns == stat.mtime_ns && hit.stat.size == stat.size {
+            if same_stat(hit, &stat) {
+                // Untouched by its stat data; unless its last read was racy, that is enough.
+                if hit.stat.mtime_ns < started - RACY_NS {
+                    self.skipped += 1;
+                    self.manifest.entries.insert(path, hit.clone());
+                    return Ok(());
+                }
                 self.racy += 1;
             }
         }
