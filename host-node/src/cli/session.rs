@@ -49,6 +49,7 @@ pub(super) fn run(ctx: &Context, args: Args) -> Result<Report, CliError> {
             let s = engine.create_session(SessionOptions {
                 title,
                 workspace_label: None,
+                agent: None,
             })?;
             let text = format!("{}  {}", s.id, s.title);
             Ok(Report::new(&s, text))

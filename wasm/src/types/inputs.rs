@@ -9,6 +9,8 @@ export interface SessionOptions {
   /** Defaults to "Untitled session"; at most 500 characters. */
   title?: string | null;
   workspaceLabel?: string | null;
+  /** The agent session it records (what `rewind hook` sets). */
+  agent?: AgentSession | null;
 }
 export interface PromptOptions {
   text: string;

@@ -9,6 +9,12 @@ export interface SeqRange {
   start: number;
   end: number | null;
 }
+
+/** An agent's own session, as its hooks name it. */
+export interface AgentSession {
+  agent: string;
+  sessionId: string;
+}
 export interface Session {
   id: string;
   parentId: string | null;
@@ -16,6 +22,8 @@ export interface Session {
   title: string;
   traceId: string;
   workspaceLabel: string | null;
+  /** The agent session it records, when an agent's hooks made it. */
+  agent?: AgentSession;
   createdAt: Millis;
   branch: { ranges: SeqRange[] };
   generation: number;
