@@ -7,7 +7,9 @@
 
 pub mod cli;
 pub mod config;
+pub mod current;
 pub mod disk;
+pub mod hook;
 pub mod native;
 pub mod sqlite;
 

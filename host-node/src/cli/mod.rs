@@ -103,6 +103,8 @@ enum Command {
     Trust(trust::Args),
     /// Run a scripted session in a scratch directory and show each step.
     Demo(demo::Args),
+    /// Handle one agent hook event (JSON on stdin); always prints `{}` and exits 0.
+    Hook(crate::hook::Args),
 }
 
 /// What a command produced.
@@ -183,6 +185,11 @@ impl Context {
 }
 
 fn run(cli: Cli) -> Result<Report, CliError> {
+    if let Command::Hook(a) = &cli.command {
+        // The workspace comes from the event's cwd unless given; nothing it meets is an error.
+        crate::hook::run(a, cli.workspace.as_deref(), cli.db.as_deref());
+        return Ok(Report::new(&serde_json::json!({}), "{}"));
+    }
     let workspace = match cli.workspace {
         Some(w) => w,
         None => std::env::current_dir()
@@ -219,6 +226,7 @@ fn run(cli: Cli) -> Result<Report, CliError> {
         Command::Recover(a) => recover::run(&ctx, a),
         Command::Trust(a) => trust::run(&ctx, a),
         Command::Demo(a) => demo::run(&ctx, a),
+        Command::Hook(_) => unreachable!("handled before the context is built"),
     }
 }
 
