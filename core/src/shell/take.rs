@@ -74,18 +74,17 @@ impl Taken {
             return Ok(());
         }
         let cached = cache.and_then(|c| Some((c.entries.get(&path)?, c.started_ns)));
+        // Untouched by its stat data; unless its last read was racy, that is enough.
         if let Some((hit, started)) = cached
             && matches!(hit.state, State::Tracked(_))
+            && same_stat(hit, &stat)
         {
-            if same_stat(hit, &stat) {
-                // Untouched by its stat data; unless its last read was racy, that is enough.
-                if hit.stat.mtime_ns < started - RACY_NS {
-                    self.skipped += 1;
-                    self.manifest.entries.insert(path, hit.clone());
-                    return Ok(());
-                }
-                self.racy += 1;
+            if hit.stat.mtime_ns < started - RACY_NS {
+                self.skipped += 1;
+                self.manifest.entries.insert(path, hit.clone());
+                return Ok(());
             }
+            self.racy += 1;
         }
         self.read(ws, path, stat)
     }
