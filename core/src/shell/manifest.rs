@@ -120,6 +120,15 @@ impl Manifest {
     /// Apply a delta on top of `self` (its base).
     pub(crate) fn apply(&mut self, delta: Stored) {
         self.started_ns = delta.started_ns;
+        if self.entries.is_empty() {
+            // A full list: built in one go (its entries are sorted).
+            self.entries = delta
+                .entries
+                .into_iter()
+                .filter_map(|(p, e)| Some((p, e?)))
+                .collect();
+            return;
+        }
         for (path, entry) in delta.entries {
             match entry {
                 Some(e) => self.entries.insert(path, e),

@@ -38,6 +38,9 @@ pub(crate) struct Taken {
     /// Files re-read only because their last read was racy.
     pub(crate) racy: u64,
     seen: BTreeSet<ContentHash>,
+    /// Entries of the walk, in its (sorted) order: the manifest is built from them in one go.
+    staged: Vec<(WorkPath, Entry)>,
+    staging: bool,
 }
 
 /// Whether `stat` is what `cached` recorded: the file looks untouched since.
@@ -59,6 +62,20 @@ fn untracked(kind: EntryKind, stat: &Stat, max: u64) -> Option<Untracked> {
 }
 
 impl Taken {
+    fn put(&mut self, path: WorkPath, entry: Entry) {
+        match self.staging {
+            true => self.staged.push((path, entry)),
+            false => {
+                self.manifest.entries.insert(path, entry);
+            }
+        }
+    }
+
+    /// How many paths the manifest holds.
+    pub(crate) fn len(&self) -> usize {
+        self.manifest.entries.len()
+    }
+
     /// Add one walked entry, reading it unless `cache` vouches for it.
     pub(crate) fn add(
         &mut self,
@@ -70,7 +87,7 @@ impl Taken {
         let ScanEntry { path, kind, stat } = entry;
         if let Some(why) = untracked(kind, &stat, max) {
             let state = State::Untracked(why);
-            self.manifest.entries.insert(path, Entry { state, stat });
+            self.put(path, Entry { state, stat });
             return Ok(());
         }
         let cached = cache.and_then(|c| Some((c.entries.get(&path)?, c.started_ns)));
@@ -81,7 +98,7 @@ impl Taken {
         {
             if hit.stat.mtime_ns < started - RACY_NS {
                 self.skipped += 1;
-                self.manifest.entries.insert(path, hit.clone());
+                self.put(path, hit.clone());
                 return Ok(());
             }
             self.racy += 1;
@@ -111,7 +128,7 @@ impl Taken {
             });
         }
         let state = State::Tracked(version);
-        self.manifest.entries.insert(path, Entry { state, stat });
+        self.put(path, Entry { state, stat });
         Ok(())
     }
 }
@@ -126,7 +143,10 @@ pub(crate) fn take(
     max: u64,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Taken, Error> {
-    let mut taken = Taken::default();
+    let mut taken = Taken {
+        staging: true,
+        ..Taken::default()
+    };
     taken.manifest.started_ns = started_ns;
     let total = entries.len() as u64;
     for (i, entry) in entries.into_iter().enumerate() {
@@ -139,5 +159,9 @@ pub(crate) fn take(
             });
         }
     }
+    // Built from sorted input at once, not entry by entry.
+    let staged = std::mem::take(&mut taken.staged);
+    taken.manifest.entries = staged.into_iter().collect();
+    taken.staging = false;
     Ok(taken)
 }
