@@ -76,16 +76,15 @@ impl Taken {
         let cached = cache.and_then(|c| Some((c.entries.get(&path)?, c.started_ns)));
         if let Some((hit, started)) = cached
             && matches!(hit.state, State::Tracked(_))
+            && same_stat(hit, &stat)
         {
-            if same_stat(hit, &stat) {
-                // Untouched by its stat data; unless its last read was racy, that is enough.
-                if hit.stat.mtime_ns < started - RACY_NS {
-                    self.skipped += 1;
-                    self.manifest.entries.insert(path, hit.clone());
-                    return Ok(());
-                }
-                self.racy += 1;
+            // Untouched by its stat data; unless its last read was racy, that is enough.
+            if hit.stat.mtime_ns < started - RACY_NS {
+                self.skipped += 1;
+                self.manifest.entries.insert(path, hit.clone());
+                return Ok(());
             }
+            self.racy += 1;
         }
         self.read(ws, path, stat)
     }
