@@ -7,6 +7,7 @@
 
 pub mod cli;
 pub mod config;
+pub mod current;
 pub mod disk;
 pub mod native;
 pub mod sqlite;
