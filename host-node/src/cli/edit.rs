@@ -1,7 +1,7 @@
-//! `rewind edit SESSION --turn T --path P [--before-file F | --created] [--after-file F | --deleted]`:
+//! `rewind edit [SESSION] --turn T --path P [--before-file F | --created] [--after-file F | --deleted]`:
 //! record what a tool changed. The after-state defaults to the file now on disk.
 
-use super::{Access, CliError, Context, Report, parse_id};
+use super::{Access, CliError, Context, Report, SessionArg, parse_id};
 use rewind_core::ErrorKind;
 use rewind_core::model::CheckpointKind;
 use rewind_core::path::WorkPath;
@@ -14,8 +14,8 @@ use std::path::PathBuf;
 #[command(group(clap::ArgGroup::new("before").required(true).args(["before_file", "created"])))]
 #[command(group(clap::ArgGroup::new("after").args(["after_file", "deleted"])))]
 pub(super) struct Args {
-    /// The session.
-    session: String,
+    #[command(flatten)]
+    session: SessionArg,
     /// The live turn whose tool made the change.
     #[arg(long)]
     turn: String,
@@ -62,8 +62,8 @@ fn read(path: &PathBuf) -> Result<Vec<u8>, CliError> {
 }
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
-    let session = parse_id(&a.session)?;
     let mut engine = ctx.engine(Access::Record)?;
+    let session = ctx.session(&engine, &a.session)?;
     let before = match &a.before_file {
         Some(f) => Some(read(f)?),
         None => None,
