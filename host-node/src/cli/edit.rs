@@ -197,9 +197,10 @@ fn decode(side: Option<Bytes>) -> Result<Option<Vec<u8>>, String> {
     }
 }
 
-/// The changes a document describes. Every byte is in hand before this returns; files whose
-/// after-state is the one on disk are read from the workspace once every entry decoded.
-fn changes_of(files: Vec<DocFile>, engine: &mut NativeEngine) -> Result<Vec<EditChange>, CliError> {
+/// The changes a document describes, every given byte decoded (file references read), and the
+/// indexes of those whose after-state is the file now on disk, still to be read (see
+/// [`from_disk`]).
+fn changes_of(files: Vec<DocFile>) -> Result<(Vec<EditChange>, Vec<usize>), CliError> {
     let mut changes = Vec::with_capacity(files.len());
     let mut from_disk = Vec::new();
     for (i, f) in files.into_iter().enumerate() {
@@ -230,27 +231,40 @@ fn changes_of(files: Vec<DocFile>, engine: &mut NativeEngine) -> Result<Vec<Edit
             after_mode: f.after_mode,
         });
     }
-    for i in from_disk {
+    Ok((changes, from_disk))
+}
+
+/// Fill in the after-states that are the files now on disk.
+fn from_disk(
+    engine: &mut NativeEngine,
+    changes: &mut [EditChange],
+    which: Vec<usize>,
+) -> Result<(), CliError> {
+    for i in which {
         let c = &mut changes[i];
         let now = on_disk(engine, &c.path, "give \"after\": null")
             .map_err(|e| e.context(&format!("files[{i}]")))?;
         c.after = Some(now);
     }
-    Ok(changes)
+    Ok(())
 }
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let turn_id = parse_id(&a.turn)?;
-    // The document is read and checked before the store is even opened.
-    let doc = if a.stdin { Some(read_stdin()?) } else { None };
+    // The document is read and decoded before the store is even opened.
+    let doc = if a.stdin {
+        let doc = read_stdin()?;
+        Some((doc.tool, doc.tool_call_id, changes_of(doc.files)?))
+    } else {
+        None
+    };
     let mut engine = ctx.engine(Access::Record)?;
     let session = ctx.session(&engine, &a.session)?;
     let (tool, tool_call_id, changes) = match doc {
-        Some(doc) => (
-            doc.tool.or(a.tool),
-            doc.tool_call_id.or(a.tool_call_id),
-            changes_of(doc.files, &mut engine)?,
-        ),
+        Some((tool, tool_call_id, (mut changes, pending))) => {
+            from_disk(&mut engine, &mut changes, pending)?;
+            (tool.or(a.tool), tool_call_id.or(a.tool_call_id), changes)
+        }
         None => {
             // clap requires --path unless --stdin.
             let path = a.path.unwrap_or_default();
