@@ -32,6 +32,8 @@ pub use error::CliError;
 pub(crate) use crate::native::Access;
 use crate::native::{NativeEngine, OpenOptions, default_db_path, open_with};
 use clap::{Parser, Subcommand};
+use rewind_core::ErrorKind;
+use rewind_core::id::SessionId;
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -54,7 +56,7 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Create or list sessions.
+    /// Create, list or pick the current session.
     #[command(subcommand)]
     Session(session::Args),
     /// Record a user prompt (starts a turn).
@@ -182,6 +184,50 @@ impl Context {
             crate::config::Config::load(&self.db).map_err(|e| CliError::host(e.to_string()))?;
         open_with(&self.workspace, &self.db, OpenOptions { access, config }).map_err(CliError::open)
     }
+
+    /// The session a command acts on: the one given; else the workspace's current session
+    /// (`rewind session new` / `use`, or the agent hooks, set it) while it still exists; else the
+    /// store's only session. Anything else is `invalid_input`, saying what to do.
+    fn session(&self, engine: &NativeEngine, arg: &SessionArg) -> Result<SessionId, CliError> {
+        if let Some(given) = &arg.session {
+            return parse_id(given);
+        }
+        let stale = match crate::current::read(&self.db) {
+            Some(id) => match rewind_core::load::session(engine.store(), &id) {
+                Err(e) if e.kind() == ErrorKind::NotFound => Some(id),
+                // Present (or unreadable, which the command itself reports).
+                _ => return Ok(id),
+            },
+            None => None,
+        };
+        let sessions = engine.sessions()?;
+        if let ([only], []) = (sessions.items.as_slice(), sessions.diagnostics.as_slice()) {
+            return Ok(only.id.clone());
+        }
+        let why = match stale {
+            Some(id) => format!("the current session {id} no longer exists"),
+            None => "there is no current session".to_owned(),
+        };
+        let what = match sessions.items.len() + sessions.diagnostics.len() {
+            0 => "the store has no sessions yet; start one with `rewind session new`".to_owned(),
+            n => format!(
+                "the store has {n} sessions; give one (see `rewind session list`) or pick the \
+                 current one with `rewind session use <SESSION>`"
+            ),
+        };
+        Err(CliError::new(
+            ErrorKind::InvalidInput,
+            format!("no session given and {why}: {what}"),
+        ))
+    }
+}
+
+/// The SESSION argument of every command that acts on one; optional (see [`Context::session`]).
+#[derive(Debug, clap::Args)]
+struct SessionArg {
+    /// The session (default: the current one, see `rewind session use`; or the store's only one).
+    #[arg(value_name = "SESSION")]
+    session: Option<String>,
 }
 
 fn run(cli: Cli) -> Result<Report, CliError> {
@@ -265,6 +311,6 @@ pub fn main() -> i32 {
 /// Parse an id argument with a clear error.
 fn parse_id<T: std::str::FromStr<Err = rewind_core::id::IdError>>(s: &str) -> Result<T, CliError> {
     s.parse().map_err(|e: rewind_core::id::IdError| {
-        CliError::new(rewind_core::ErrorKind::InvalidInput, e.to_string())
+        CliError::new(ErrorKind::InvalidInput, e.to_string())
     })
 }
