@@ -11,6 +11,8 @@ mod edit;
 mod error;
 mod fork;
 mod gc;
+mod hook_settings;
+mod init;
 mod log;
 mod ops;
 mod output;
@@ -56,6 +58,8 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Install rewind's hooks in an agent's settings (or take them out with --remove).
+    Init(init::Args),
     /// Create, list or pick the current session.
     #[command(subcommand)]
     Session(session::Args),
@@ -248,6 +252,7 @@ fn run(cli: Cli) -> Result<Report, CliError> {
         json: cli.json,
     };
     match cli.command {
+        Command::Init(a) => init::run(&ctx, a),
         Command::Session(a) => session::run(&ctx, a),
         Command::Prompt(a) => prompt::run(&ctx, a),
         Command::Reply(a) => reply::run(&ctx, a),

@@ -11,27 +11,8 @@ use serde::Deserialize;
 use serde_json::Value;
 use std::path::PathBuf;
 
-/// The agents whose hooks `rewind hook` speaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Agent {
-    /// Anthropic's Claude Code.
-    ClaudeCode,
-    /// Google's Gemini CLI.
-    GeminiCli,
-    /// Alibaba's Qwen Code.
-    QwenCode,
-}
-
-impl Agent {
-    /// The name used on the command line and in the store.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::ClaudeCode => "claude-code",
-            Self::GeminiCli => "gemini-cli",
-            Self::QwenCode => "qwen-code",
-        }
-    }
-}
+/// The agents whose hooks `rewind hook` speaks (their settings tables live with the enum).
+pub use crate::agents::Agent;
 
 /// The fields rewind reads; every agent sends more.
 #[derive(Debug, Default, Deserialize)]
@@ -154,5 +135,44 @@ pub(super) fn event(agent: Agent, p: &Payload, event: Option<&str>) -> Event {
         }
         (Agent::GeminiCli, "AfterAgent") => Event::Stop(p.prompt_response.clone()),
         _ => Event::Ignored(format!("event {name} is not one rewind records")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::Stage;
+
+    /// Every event `rewind init` installs, with every tool its matcher names, means to the hook
+    /// what the agents table says it means.
+    #[test]
+    fn the_hook_records_every_event_and_tool_init_installs() {
+        let input = serde_json::json!({ "file_path": "a", "notebook_path": "a", "command": "ls" });
+        for agent in Agent::ALL {
+            for e in agent.events() {
+                let tools: Vec<Option<&str>> = match e.matcher {
+                    Some(m) => m.split('|').map(Some).collect(),
+                    None => vec![None],
+                };
+                for tool in tools {
+                    let p = Payload {
+                        hook_event_name: Some(e.name.to_owned()),
+                        prompt: Some("p".to_owned()),
+                        tool_name: tool.map(str::to_owned),
+                        tool_input: Some(input.clone()),
+                        ..Payload::default()
+                    };
+                    let ev = event(agent, &p, None);
+                    let ok = match e.stage {
+                        Stage::SessionStart => matches!(ev, Event::Start),
+                        Stage::Prompt => matches!(ev, Event::Prompt(_)),
+                        Stage::BeforeTool => matches!(ev, Event::Tool(Phase::Before, _)),
+                        Stage::AfterTool => matches!(ev, Event::Tool(Phase::After, _)),
+                        Stage::TurnEnd => matches!(ev, Event::Stop(_)),
+                    };
+                    assert!(ok, "{agent} {} {tool:?}: {ev:?}", e.name);
+                }
+            }
+        }
     }
 }
