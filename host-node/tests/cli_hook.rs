@@ -168,6 +168,9 @@ fn a_claude_code_session_is_recorded_and_rewound_byte_exact() {
         "one session, bound to the agent's"
     );
     assert_eq!(list[0]["id"], session.as_str());
+    assert_eq!(list[0]["agent"]["agent"], "claude-code");
+    assert_eq!(list[0]["agent"]["sessionId"], "agent-session-1");
+    assert_eq!(list[0]["current"], true);
     let cps = b.ok(&["checkpoints", &session]);
     let tools: Vec<String> = cps
         .as_array()
