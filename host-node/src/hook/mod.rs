@@ -77,9 +77,8 @@ pub fn run(a: &Args, workspace: Option<&Path>, db: Option<&Path>) {
         .clone()
         .or_else(|| p.hook_event_name.clone())
         .unwrap_or_default();
-    if let event::Event::Ignored(why) = &ev {
-        // Not an error: agents send events and tools rewind has nothing to do with.
-        let _ = why;
+    // Not an error: agents send events and tools rewind has nothing to do with.
+    if matches!(ev, event::Event::Ignored(_)) {
         return;
     }
     let place = act::Place {
