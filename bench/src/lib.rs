@@ -14,5 +14,6 @@ pub mod resume;
 pub mod scale_data;
 pub mod scaling;
 pub mod session;
+pub mod shadow;
 pub mod storage;
 pub mod workload;
