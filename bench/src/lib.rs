@@ -15,5 +15,8 @@ pub mod scale_data;
 pub mod scaling;
 pub mod session;
 pub mod shadow;
+pub mod shell;
+pub mod shell_report;
+pub mod shell_tree;
 pub mod storage;
 pub mod workload;
