@@ -51,6 +51,37 @@ impl ShadowGit {
             .args(["commit", "-q", "--allow-empty", "--no-verify", "-m", msg]))?;
         Ok(())
     }
+    /// [`Self::snapshot`] with its `add -A` run under `/usr/bin/time -f %M` when that exists
+    /// (its fork costs about a millisecond): returns that process's peak RSS in KiB.
+    pub fn snapshot_with_peak(&self, msg: &str) -> Result<Option<u64>> {
+        let time = Path::new("/usr/bin/time");
+        let mut add = self.cmd();
+        add.args(["add", "-A"]);
+        let peak = if time.exists() {
+            let mut c = Command::new(time);
+            c.args(["-f", "%M"])
+                .arg(add.get_program())
+                .args(add.get_args())
+                .current_dir(&self.work_tree);
+            for (k, v) in add.get_envs() {
+                if let Some(v) = v {
+                    c.env(k, v);
+                }
+            }
+            let out = run(&mut c)?;
+            String::from_utf8_lossy(&out.stderr)
+                .lines()
+                .last()
+                .and_then(|l| l.trim().parse().ok())
+        } else {
+            run(&mut add)?;
+            None
+        };
+        run(self
+            .cmd()
+            .args(["commit", "-q", "--allow-empty", "--no-verify", "-m", msg]))?;
+        Ok(peak)
+    }
     pub fn head(&self) -> Result<String> {
         let out = run(self.cmd().args(["rev-parse", "HEAD"]))?;
         Ok(String::from_utf8(out.stdout)?.trim().to_owned())

@@ -147,19 +147,30 @@ fn measure_size(
     with_storage: bool,
 ) -> Result<Results> {
     let files = rig.tree.tracked;
-    eprintln!("bench: shell: {files} files: first snapshots ({cold} samples each)");
+    let mut started = Instant::now();
+    let mut phase = |what: &str| {
+        eprintln!(
+            "bench: shell: {files} files: {what} (previous step {:.0} s)",
+            started.elapsed().as_secs_f64()
+        );
+        started = Instant::now();
+    };
+    phase(&format!("first snapshots ({cold} samples each)"));
     let (first, mut live) = first(rig, cold)?;
-    eprintln!("bench: shell: {files} files: snapshots with nothing changed");
+    phase(&format!(
+        "snapshots with nothing changed ({samples} samples)"
+    ));
     let unchanged = unchanged(rig, &mut live, samples)?;
-    eprintln!("bench: shell: {files} files: commands changing 3 files");
+    phase(&format!("commands changing 3 files ({samples} samples)"));
     let exec = exec(rig, &mut live, samples)?;
     drop(live);
     let storage = if with_storage {
-        eprintln!("bench: shell: {files} files: storage after {STORAGE_COMMANDS} commands");
+        phase(&format!("storage after {STORAGE_COMMANDS} commands"));
         Some(storage(rig, dir)?)
     } else {
         None
     };
+    phase("done");
     Ok(Results {
         first,
         unchanged,
@@ -178,11 +189,11 @@ fn first(rig: &Rig, cold: usize) -> Result<(First, Live)> {
     warm_page_cache(&rig.tree.root)?;
     for _ in 0..cold {
         let _ = std::fs::remove_dir_all(&rig.git.git_dir);
-        let ((), d) = time(|| {
+        let (peak, d) = time(|| {
             rig.git.init()?;
-            rig.git.snapshot("first")
+            rig.git.snapshot_with_peak("first")
         })?;
-        git.push(true, d, None);
+        git.push(true, d, peak);
         drop(live.take());
         remove_db(&rig.db);
         reset_peak();
@@ -201,11 +212,6 @@ fn first(rig: &Rig, cold: usize) -> Result<(First, Live)> {
         live = Some(l);
     }
     let live = live.ok_or("no first snapshot")?;
-    // The shadow repository's baseline, its `add -A` run once more under /usr/bin/time.
-    let _ = std::fs::remove_dir_all(&rig.git.git_dir);
-    rig.git.init()?;
-    git.peak = rig.git.add_peak_kib();
-    rig.git.snapshot("first")?;
     let listed = run(rig.git.cmd().args(["ls-files", "-z"]))?.stdout;
     let first = First {
         git: git.done(),
@@ -248,14 +254,13 @@ fn unchanged(rig: &Rig, live: &mut Live, samples: usize) -> Result<Unchanged> {
         let (listing, d) = time(|| Ok(disk.list()?))?;
         walk.push(keep, d, None);
         std::hint::black_box(listing);
-        let ((), d) = time(|| rig.git.snapshot("nothing"))?;
-        git.push(keep, d, None);
+        let (peak, d) = time(|| rig.git.snapshot_with_peak("nothing"))?;
+        git.push(keep, d, peak);
         if let Some(bin) = &rig.cli {
             let (_, d) = time(|| run(rig.cli(bin).args(snapshot_args)))?;
             cli.push(keep, d, None);
         }
     }
-    git.peak = rig.git.add_peak_kib();
     if let Some(bin) = &rig.cli {
         let c = rig.cli(bin);
         let args: Vec<&OsStr> = c.get_args().chain(snapshot_args.map(OsStr::new)).collect();
@@ -300,8 +305,8 @@ fn exec(rig: &mut Rig, live: &mut Live, samples: usize) -> Result<Exec> {
         rig.git.snapshot("catch up")?;
         let ((), d) = time(|| rig.run_command())?;
         bare.push(keep, d, None);
-        let ((), d) = time(|| rig.git.snapshot("command"))?;
-        git.push(keep, d, None);
+        let (peak, d) = time(|| rig.git.snapshot_with_peak("command"))?;
+        git.push(keep, d, peak);
 
         if let Some(bin) = rig.cli.clone() {
             snap(live, None)?;

@@ -316,7 +316,9 @@ fn notes(t: &mut Table, tree: &Tree, r: &Results) {
     t.note(
         "rewind runs in process: `rewind_host::open` (SQLite in WAL mode, the disk workspace \
          with its parallel `ignore`-crate walk) and `Engine::snapshot_workspace`; shadow git is \
-         whole processes (`add -A`, then `commit --allow-empty`), auto-gc off, no user config. \
+         whole processes (`add -A`, then `commit --allow-empty`), auto-gc off, no user config; \
+         its peak RSS is the largest of its timed `add -A` runs (each under `/usr/bin/time -f \
+         %M`). \
          Command rows: each sample first lets each side catch up (untimed) with the commands \
          the other side ran, then times rewind's snapshot + command + snapshot, the bare \
          command, git's `add -A` + `commit` after it and, when built, `rewind exec` (its before \
