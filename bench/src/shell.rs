@@ -349,18 +349,37 @@ fn storage(rig: &mut Rig, dir: &Path) -> Result<Storage> {
     };
     remove_db(&db);
     let mut live = rig.open(&db)?;
-    snap(&mut live, None)?;
+    let mut manifest = snap(&mut live, None)?.manifest;
     git.init()?;
     git.snapshot("first")?;
+    let ours_first = db_wal_bytes(&db);
+    // Closed once, so the WAL is checkpointed into the database: its size then is what is kept.
+    let Live { e, s, t } = live;
+    drop(e);
+    let ours_first_closed = db_wal_bytes(&db);
+    let (e, _) = rewind_host::open(&rig.tree.root, &db)?;
+    let mut live = Live { e, s, t };
     let mut st = Storage {
-        ours_first: db_wal_bytes(&db),
+        ours_first,
+        ours_first_closed,
         git_first: du(&git.git_dir)?,
         ..Storage::default()
     };
     for _ in 0..STORAGE_COMMANDS {
-        snap(&mut live, None)?;
-        rig.run_command()?;
-        snap(&mut live, Some(rig.tree.command_line(rig.runs)))?;
+        for after in [false, true] {
+            let line = if after {
+                rig.run_command()?;
+                Some(rig.tree.command_line(rig.runs))
+            } else {
+                None
+            };
+            let out = snap(&mut live, line)?;
+            st.snapshots += 1;
+            if out.manifest != manifest {
+                st.manifests += 1;
+                manifest = out.manifest;
+            }
+        }
         git.snapshot("command")?;
     }
     st.ours_open = db_wal_bytes(&db);

@@ -57,6 +57,12 @@ pub struct Exec {
 pub struct Storage {
     /// rewind db + WAL after the first snapshot.
     pub ours_first: u64,
+    /// The same after closing the store once.
+    pub ours_first_closed: u64,
+    /// Snapshots taken during the commands.
+    pub snapshots: u64,
+    /// Of those, the ones that wrote a new manifest.
+    pub manifests: u64,
     /// Shadow git dir (apparent, allocated) after the first snapshot.
     pub git_first: (u64, u64),
     /// rewind db + WAL after the commands, store open.
@@ -250,8 +256,12 @@ pub fn table(tree: &Tree, r: &Results) -> Table {
 fn storage_rows(t: &mut Table, s: &Storage) {
     let after = crate::shell::STORAGE_COMMANDS;
     t.value(
-        "stored after the first snapshot: rewind db + WAL",
-        fmt_bytes(s.ours_first),
+        "stored after the first snapshot: rewind db + WAL (store open / after close)",
+        format!(
+            "{} / {}",
+            fmt_bytes(s.ours_first),
+            fmt_bytes(s.ours_first_closed)
+        ),
         "",
         Met::None,
     )
@@ -262,7 +272,11 @@ fn storage_rows(t: &mut Table, s: &Storage) {
         Met::None,
     )
     .value(
-        &format!("stored after {after} commands: rewind db + WAL (store open / after close)"),
+        &format!(
+            "stored after {after} commands: rewind db + WAL (store open / after close; {} \
+             snapshots, {} of them wrote a manifest)",
+            s.snapshots, s.manifests
+        ),
         format!("{} / {}", fmt_bytes(s.ours_open), fmt_bytes(s.ours_closed)),
         "report",
         Met::None,
@@ -276,6 +290,16 @@ fn storage_rows(t: &mut Table, s: &Storage) {
     .value(
         "shadow git dir after `git gc` (packed; the agents leave this to auto-gc)",
         du_cell(s.git_gc),
+        "",
+        Met::None,
+    )
+    .value(
+        "growth per command: rewind db (closed) / shadow git dir (du apparent)",
+        format!(
+            "{} / {}",
+            fmt_bytes(s.ours_closed.saturating_sub(s.ours_first_closed) / after as u64),
+            fmt_bytes(s.git.0.saturating_sub(s.git_first.0) / after as u64)
+        ),
         "",
         Met::None,
     )
