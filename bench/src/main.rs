@@ -239,11 +239,11 @@ shows **NO** in the `met?` column and is listed under \"Targets missed\". The ta
   snapshot plus the batches after it) under 250 ms; the shipped package (the .wasm and its JS
   glue) at most 350 KB gzipped.
 - Shell capture (workspace snapshots with a stat cache) on real trees of 10,000 and 100,000
-  files: a session's first snapshot at least 3× faster than a cold shadow-git `init` + `add -A`
-  + `commit`; a snapshot with nothing changed under 50 ms at 10,000 files and under 400 ms at
-  100,000; capturing a command that changes 3 files (snapshot + command + snapshot, minus the
-  bare command) at least 10× cheaper than shadow git's `add -A` + `commit` after it; the bytes
-  each stores after 20 such commands reported.
+  files: a session's first snapshot at least 3× faster than a cold shadow-git snapshot
+  (`init` + `add -A` + `commit`); a snapshot with nothing changed under 50 ms at 10,000 files
+  and under 400 ms at 100,000; capturing a command that changes 3 files (snapshot + command +
+  snapshot, minus the bare command) at least 10× cheaper than shadow git's `add -A` + `commit`
+  after it; the bytes each stores after 20 such commands reported.
 
 ## Method
 
