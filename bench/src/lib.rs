@@ -7,6 +7,7 @@ pub mod corpus;
 pub mod floor;
 pub mod harness;
 pub mod hashing;
+pub mod hook;
 pub mod ops;
 pub mod reload;
 pub mod report;

@@ -13,7 +13,7 @@
 use rewind_bench::harness::Result;
 use rewind_bench::report::{self, Table};
 use rewind_bench::{
-    checkpoint, corpus, hashing, ops, reload, resume, scaling, session, shell, storage,
+    checkpoint, corpus, hashing, hook, ops, reload, resume, scaling, session, shell, storage,
 };
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -33,6 +33,7 @@ const SCENARIOS: &[&str] = &[
     "edits",
     "storage",
     "scaling",
+    "hook",
     "shell",
 ];
 
@@ -115,6 +116,7 @@ fn scenario(name: &str, root: &Path, data: &Path, n: usize) -> Result<Vec<Table>
         }
         "storage" => vec![storage::run_scenario(data, &corpus)?],
         "scaling" => scaling::run_scenario(data, &corpus, n)?,
+        "hook" => vec![hook::run_scenario(data, &corpus, n)?],
         "shell" => shell::run_scenario(data, &corpus, n)?,
         other => return Err(format!("unknown scenario {other}").into()),
     })
@@ -238,6 +240,8 @@ shows **NO** in the `met?` column and is listed under \"Targets missed\". The ta
 - wasm in a web IDE: reloading the 10,000-message session (from its batch log, or from a
   snapshot plus the batches after it) under 250 ms; the shipped package (the .wasm and its JS
   glue) at most 350 KB gzipped.
+- Agent hooks: `rewind hook` for a file tool's PreToolUse and PostToolUse in a 10,000-file
+  workspace, each a whole process: p50 under 10 ms.
 - Shell capture (workspace snapshots with a stat cache) on real trees of 10,000 and 100,000
   files: a session's first snapshot at least 3× faster than a cold shadow-git snapshot
   (`init` + `add -A` + `commit`); a snapshot with nothing changed under 50 ms at 10,000 files

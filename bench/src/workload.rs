@@ -25,7 +25,7 @@ pub struct Change {
 pub fn new_session<S: StoreWrite, W: Workspace>(e: &mut Engine<S, W>) -> Result<SessionId> {
     Ok(e.create_session(SessionOptions {
         title: Some("bench".into()),
-        workspace_label: None,
+        ..SessionOptions::default()
     })?
     .id)
 }

@@ -5,9 +5,12 @@
 // Every byte of output goes through `cli::output`, which handles a closed pipe and a full disk.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod agents;
 pub mod cli;
 pub mod config;
+pub mod current;
 pub mod disk;
+pub mod hook;
 pub mod native;
 pub mod sqlite;
 

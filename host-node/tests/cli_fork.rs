@@ -370,7 +370,8 @@ fn fork_usage_errors_exit_2() {
             "--workspace-mode",
             "sideways",
         ],
-        vec!["side-chat"],
+        // (`side-chat` alone is no usage error: it opens one on the current session.)
+        vec!["side-chat", p.session.as_str(), "--command-id"],
     ] {
         let out = p.b.text(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");

@@ -83,10 +83,7 @@ fn setup(turns: usize) -> (TempDir, NativeEngine, SessionId, Vec<MessageId>) {
     std::fs::write(ws.join(PATH), version(0)).expect("v0");
     let (mut e, _) = rewind_host::open(&ws, &ws.join(".rewind/rewind.db")).expect("open");
     let s = e
-        .create_session(rewind_core::record::SessionOptions {
-            title: None,
-            workspace_label: None,
-        })
+        .create_session(rewind_core::record::SessionOptions::default())
         .expect("session")
         .id;
     let prompts = (1..=turns).map(|i| turn(&mut e, &ws, &s, i)).collect();

@@ -55,7 +55,8 @@ fn v4_store(dir: &TempDir) -> std::path::PathBuf {
     drop(s);
     let conn = Connection::open(&path).expect("raw");
     conn.execute_batch(
-        "DROP INDEX blobs_by_base;
+        "DROP TABLE workspace_snapshots;
+         DROP INDEX blobs_by_base;
          ALTER TABLE blobs DROP COLUMN base;
          ALTER TABLE blobs DROP COLUMN depth;
          ALTER TABLE blobs DROP COLUMN step;

@@ -44,6 +44,49 @@ export interface WorkspaceHost {
     mode?(path: string): number | null;
     /** Optional: set an existing file's permission bits (a rewind undoing a chmod). */
     setMode?(path: string, mode: number): void;
+    /**
+     * Optional, for shell capture (`snapshotWorkspace`): every file of the workspace with its
+     * stat data, honouring the host's ignore rules (leave out `.git/` and the store's own
+     * files). Without it, `snapshotWorkspace` is `unavailable`. A snapshot reads only the files
+     * whose stat data changed since the last one. An entry of the wrong shape fails the snapshot
+     * with `host_error` before anything is written.
+     */
+    list?(): WorkspaceEntry[];
+    /**
+     * Optional: one path's stat data whether an ignore rule matches it or not, or `null` when it
+     * does not exist (`path` may be left out of the result). A snapshot asks for the files it
+     * tracked that `list()` no longer reports. Without it, a fresh `list()` answers, so a
+     * tracked file that `list()` stops reporting counts as deleted.
+     */
+    stat?(path: string): WorkspaceEntry | null;
+}
+
+/**
+ * One entry of `WorkspaceHost.list()`, named like Node's `fs.Stats`. Fields a host does not
+ * have (a browser's file system has no inodes) are left out: they then always compare equal.
+ */
+export interface WorkspaceEntry {
+    /**
+     * Relative to the workspace root, `/`-separated. A path the engine refuses (absolute, `..`)
+     * is not read: the snapshot lists it in `untracked` with reason `invalid_path`.
+     */
+    path: string;
+    /** Length in bytes. */
+    size: number;
+    /**
+     * Modification time, milliseconds since the epoch (a fraction is kept), on the clock
+     * `Date.now()` reads: a file modified within two seconds before `list()` was called may
+     * change again unseen within the same timestamp, so the next snapshot reads it again.
+     */
+    mtimeMs: number;
+    /** Permission bits (`fs.Stats.mode` is fine: the file-type bits are ignored). */
+    mode?: number | null;
+    /** Status-change time, milliseconds (it moves on chmod and when the file is replaced). */
+    ctimeMs?: number | null;
+    /** The inode (or file id): a replaced file gets a new one. */
+    ino?: number | bigint | null;
+    /** Default "file". Links and other entries are listed as untracked, never followed or read. */
+    kind?: "file" | "symlink" | "other" | null;
 }
 
 /** One stored record: its key, its sequence number (or insertion order) and its JSON text. */
@@ -120,6 +163,14 @@ export interface StoreHost {
     sessionBytes?(sessionId: string): number;
     /** Whether the store holds a blob (no bytes read). */
     hasBlob?(hash: string): boolean;
+
+    /**
+     * Optional, for shell capture: the session's latest workspace snapshot, i.e. the `body` of
+     * the last `putWorkspaceSnapshot` write committed for it (one row per session, replaced by
+     * the next one, removed by `deleteSession`), or `null`. Without it the store keeps no
+     * snapshots: `snapshotWorkspace` is `unavailable`, and the other verbs read "none".
+     */
+    workspaceSnapshot?(sessionId: string): StoreRow | null;
 }
 
 /** `new Engine({ store, workspace })`. */
@@ -167,7 +218,9 @@ export interface SnapshotEngineOptions extends MemoryEngineOptions {
 
 export type Millis = number;
 export type Policy = "block" | "skip" | "merge" | "force";
-export type CheckpointKind = "edit" | "write" | "shell" | "manual";
+/** `shell`: a command's effects, seen by two workspace snapshots in one turn; `external`: the
+ * person's changes between turns, kept by a rewind unless `includeExternal` is set. */
+export type CheckpointKind = "edit" | "write" | "shell" | "external" | "manual";
 export type SessionKind = "interactive" | "fork" | "side_chat";
 export type Role = "user" | "assistant" | "system" | "tool";
 export type MessageKind = "prompt" | "reply" | "tool_result" | "summary" | "notice" | "reminder" | "timeline";
@@ -234,6 +287,18 @@ export interface FailedCaptureOptions {
     /** e.g. "read_failed", "too_large". */
     reason: string;
 }
+/** `snapshotWorkspace(sessionId, …)`. */
+export interface SnapshotWorkspaceOptions {
+    /** The live turn the changes belong to. */
+    turnId: string;
+    /** The command that ran since the previous snapshot: the checkpoint's `toolInput` (not empty). */
+    command?: string | null;
+    /** Default "shell". */
+    toolName?: string | null;
+    toolCallId?: string | null;
+    /** The assistant message that issued the call. */
+    toolMessageId?: string | null;
+}
 export interface CompleteTurnOptions {
     turnId: string;
     failed?: boolean;
@@ -245,6 +310,12 @@ export interface TargetOptions {
     turn?: string | null;
     checkpoint?: string | null;
     paths?: string[];
+    /**
+     * Also undo the person's own changes that workspace snapshots recorded between turns
+     * (`external` checkpoints). Default false: they are kept, and a file both they and the
+     * agent's undone changes touched is a conflict.
+     */
+    includeExternal?: boolean;
 }
 export interface ApplyOptions extends TargetOptions {
     /** Default "block". */
@@ -471,6 +542,38 @@ export interface ForkOutcome {
     /** The command id had run before: this is that first result, nothing was written. */
     replayed: boolean;
 }
+/** A path a snapshot saw but does not store. */
+export interface UntrackedFile {
+    path: string;
+    /** "too_large", "symlink", "special", or the host's reason ("invalid_path"). */
+    reason: string;
+}
+/** What `snapshotWorkspace` did. */
+export interface SnapshotOutcome {
+    /** The checkpoint it recorded, or null when nothing changed (or this was the baseline). */
+    checkpointId: string | null;
+    /** "shell" (the agent's changes) or "external" (the person's), when it recorded one. */
+    kind: "shell" | "external" | null;
+    /** The session's first snapshot: it set the baseline and recorded nothing. */
+    baseline: boolean;
+    created: string[];
+    /** Content or mode changed. */
+    modified: string[];
+    deleted: string[];
+    /** Changes whose before or after is not stored (too large, a link): a rewind reports them as unsupported. */
+    uncaptured: string[];
+    untracked: UntrackedFile[];
+    /** Files tracked now. */
+    files: number;
+    /** Files read and hashed again. */
+    reread: number;
+    /** Files whose stat data vouched for them (not read). */
+    skipped: number;
+    /** Of the re-read files, those read only because their last read was racy. */
+    racy: number;
+    /** The manifest blob's hash. */
+    manifest: string;
+}
 export interface CheckpointFile {
     path: string;
     /** Hash, or "missing" (the file did not exist); null when unknown: the capture failed. */
@@ -486,6 +589,9 @@ export interface CheckpointSummary {
     turnId: string;
     messageId: string;
     toolName: string;
+    kind: CheckpointKind;
+    /** What the tool was asked to do, when recorded (a shell checkpoint's command line). */
+    toolInput?: string;
     files: CheckpointFile[];
 }
 export interface ResumeState {
@@ -532,6 +638,10 @@ export interface OpFile {
     action: FileAction;
     before: string | null;
     after: string | null;
+    /** Permission bits before, when the host has modes: an undo puts them back. */
+    beforeMode?: number;
+    /** Permission bits the operation left, when known. */
+    afterMode?: number;
     undid?: string[];
     merged?: boolean;
     forced?: boolean;
@@ -722,6 +832,13 @@ export class Engine {
      * Open a side chat.
      */
     sideChat(sessionId: string, opts: SideChatOptions): ForkOutcome;
+    /**
+     * Take a workspace snapshot in a live turn and record what changed since the session's
+     * previous one (the first one only sets the baseline). Needs a workspace host with
+     * `list()` and, for `new Engine({ store })`, a store host with `workspaceSnapshot`; without
+     * them it is `unavailable` and nothing is written.
+     */
+    snapshotWorkspace(sessionId: string, opts: SnapshotWorkspaceOptions): SnapshotOutcome;
     /**
      * The whole in-memory store as one compact byte string (versioned and checksummed), for
      * `Engine.fromSnapshot`. Every batch `onCommit` receives after this returns comes after it.

@@ -5,11 +5,12 @@
 //! out, `Uint8Array` for bytes, full TypeScript declarations, and errors that are real JS
 //! `Error`s with a stable `code` (and, when a host callback threw, that exception as `cause`).
 //!
-//! The hosts are JS objects: the workspace `{ read, write, remove }`, and either an in-memory
+//! The hosts are JS objects: the workspace `{ read, write, remove }` (optionally `mode`,
+//! `setMode`, and `list`/`stat` for shell capture), and either an in-memory
 //! store whose committed batches go to `onCommit(bytes)` (persist them, replay them with
 //! `Engine.fromLog`; or persist `engine.snapshot()` plus the batches after it and reload with
 //! `Engine.fromSnapshot`), or a JS store object mirroring the core's `Store`/`StoreWrite` ports
-//! (with optional range-read callbacks).
+//! (with optional range-read callbacks, and `workspaceSnapshot` for shell capture).
 //! Time is `Date.now()`; ids are random from `crypto.getRandomValues`.
 //!
 //! Module map: [`engine`] (the class), `host` (the JS hosts as core ports), `convert` (serde

@@ -23,7 +23,18 @@ export function memWorkspace(failWrites) {
 export function text(s) { return new TextEncoder().encode(s); }
 export function fileText(ws, p) { const b = ws.files.get(p); return b ? new TextDecoder().decode(b) : null; }
 export function obj(json) { return JSON.parse(json); }
-export function put(ws, p, b) { ws.files.set(p, b); }
+export function put(ws, p, b) { if (ws.put) ws.put(p, b); else ws.files.set(p, b); }
+// What a browser file system can list: sizes and modification times on the Date.now() clock
+// (no inodes, ctimes or modes).
+export function withListing(ws) {
+  const mtimes = new Map();
+  const stamp = (p) => mtimes.set(p, Date.now());
+  for (const p of ws.files.keys()) stamp(p);
+  const write = ws.write;
+  ws.write = (p, b) => { write(p, b); stamp(p); };
+  ws.put = (p, b) => { ws.files.set(p, b); stamp(p); };
+  ws.list = () => [...ws.files].map(([path, b]) => ({ path, size: b.length, mtimeMs: mtimes.get(path) }));
+}
 "#)]
 extern "C" {
     #[wasm_bindgen(js_name = memWorkspace)]
@@ -33,6 +44,8 @@ extern "C" {
     fn file_text(ws: &JsValue, path: &str) -> Option<String>;
     fn obj(json: &str) -> JsValue;
     fn put(ws: &JsValue, path: &str, bytes: &Uint8Array);
+    #[wasm_bindgen(js_name = withListing)]
+    fn with_listing(ws: &JsValue);
 }
 
 fn field(v: &JsValue, k: &str) -> JsValue {
@@ -106,4 +119,33 @@ fn a_throwing_write_rolls_back_and_keeps_the_engine_usable() {
     assert_eq!(file_text(&ws, "a.txt").as_deref(), Some("two\n"));
     let again = engine.apply_file_rewind(sid.into(), opts).expect("apply");
     assert_eq!(field(&again, "applied"), JsValue::TRUE);
+}
+
+#[wasm_bindgen_test]
+fn shell_capture_over_a_browser_workspace_that_lists_its_files() {
+    let (mut engine, ws, sid, msg) = setup(&obj(r#"{"n":0}"#));
+    with_listing(&ws);
+    let state = engine.resume(sid.clone().into()).expect("resume");
+    let opts = obj("{}");
+    set(&opts, "turnId", &field(&state, "runningTurn"));
+    let base = engine
+        .snapshot_workspace(sid.clone().into(), opts.clone())
+        .expect("baseline");
+    assert_eq!(field(&base, "baseline"), JsValue::TRUE);
+    put(&ws, "b.txt", &text("new\n")); // a command created it
+    let shot = engine
+        .snapshot_workspace(sid.clone().into(), opts)
+        .expect("snapshot");
+    assert_eq!(field(&shot, "kind").as_string().as_deref(), Some("shell"));
+    let created = js_sys::JSON::stringify(&field(&shot, "created")).expect("json");
+    assert_eq!(String::from(created), r#"["b.txt"]"#);
+    // a.txt was written moments before the baseline's listing, so its unchanged stat data
+    // could not vouch for it: read again, found the same.
+    assert_eq!(field(&shot, "racy").as_f64(), Some(1.0));
+    let since = obj("{}");
+    set(&since, "since", &msg.into());
+    let done = engine.apply_file_rewind(sid.into(), since).expect("apply");
+    assert_eq!(field(&done, "applied"), JsValue::TRUE);
+    assert_eq!(file_text(&ws, "a.txt").as_deref(), Some("one\n"));
+    assert_eq!(file_text(&ws, "b.txt"), None);
 }

@@ -160,6 +160,7 @@ mod tests {
             branch,
             generation: 0,
             rewound_to: None,
+            agent: None,
             seq_high_water: 0,
         }
     }

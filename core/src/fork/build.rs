@@ -145,6 +145,7 @@ pub(crate) fn build(
         branch: Branch::default(),
         generation: 0,
         rewound_to: None,
+        agent: None,
         seq_high_water: 0,
     };
     let mut map = IdMap::default();

@@ -13,7 +13,7 @@ pub use checkpoint::{Capture, Checkpoint, CheckpointKind, FileChange, FileVersio
 pub use journal::{Journal, JournalEntry};
 pub use message::{Compaction, ForkOrigin, Message, MessageKind, MessageStatus, Part, Role};
 pub use operation::{FileAction, OpFile, OpTarget, Operation, OperationKind, Policy};
-pub use session::{Branch, SeqRange, Session, SessionKind};
+pub use session::{AgentSession, Branch, SeqRange, Session, SessionKind};
 pub use snapshot::WorkspaceSnapshot;
 pub use turn::{StableBoundary, Turn, TurnStatus};
 

@@ -25,6 +25,16 @@ impl SessionKind {
     }
 }
 
+/// An agent's own session, as its hooks name it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentSession {
+    /// The agent (`claude-code`, `gemini-cli`, `qwen-code`, …).
+    pub agent: String,
+    /// The agent's session id.
+    pub session_id: String,
+}
+
 /// A session and its branch cursor.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -52,6 +62,10 @@ pub struct Session {
     /// The prompt the last conversation rewind went back to (the effective, not the requested, id).
     #[serde(default)]
     pub rewound_to: Option<MessageId>,
+    /// The agent session this session records, when an agent's hooks made it (`rewind hook`):
+    /// the next event of that agent session finds it here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<AgentSession>,
     /// The highest seq the session ever used. It only grows: gc deleting the newest rows, a
     /// rewind or a fork never lets a seq be handed out twice.
     #[serde(default, skip_serializing_if = "is_zero")]

@@ -15,6 +15,9 @@ pub struct SessionOptions {
     /// Free label of the workspace.
     #[serde(default)]
     pub workspace_label: Option<String>,
+    /// The agent session it records (set by `rewind hook`).
+    #[serde(default)]
+    pub agent: Option<crate::model::AgentSession>,
 }
 
 /// Start a new interactive session.
@@ -36,6 +39,7 @@ pub fn create_session(p: &mut Ports<'_>, opts: SessionOptions) -> Result<Session
         branch: Branch::default(),
         generation: 0,
         rewound_to: None,
+        agent: opts.agent,
         seq_high_water: 0,
     };
     let mut batch = Batch::new();

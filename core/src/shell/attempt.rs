@@ -116,6 +116,27 @@ fn untracked_of(manifest: &Manifest, unlisted: Vec<crate::ports::Unlisted>) -> V
     out
 }
 
+fn outcome(
+    taken: &Taken,
+    baseline: bool,
+    changed: Changed,
+    untracked: Vec<UntrackedFile>,
+    manifest: ContentHash,
+) -> Outcome {
+    Outcome {
+        checkpoint_id: None,
+        kind: None,
+        baseline,
+        changed,
+        untracked,
+        files: taken.manifest.hashes().count() as u64,
+        reread: taken.reread,
+        skipped: taken.skipped,
+        racy: taken.racy,
+        manifest,
+    }
+}
+
 pub(super) fn attempt(
     p: &mut Ports<'_>,
     session: &SessionId,
@@ -163,25 +184,21 @@ pub(super) fn attempt(
         let diffs = diff(&v.manifest, &want, &taken.manifest);
         file_changes = changes(p.store, diffs, &taken.manifest, &taken.fresh, &mut changed)?;
     }
-    let unchanged = prev.as_ref().is_some_and(|v| {
-        v.manifest.entries == taken.manifest.entries && taken.racy == 0 && !since_any
-    });
-    let mut out = Outcome {
-        checkpoint_id: None,
-        kind: None,
-        baseline: prev.is_none(),
-        changed,
-        untracked: untracked_of(&taken.manifest, listing.unlisted),
-        files: taken.manifest.hashes().count() as u64,
-        reread: taken.reread,
-        skipped: taken.skipped,
-        racy: taken.racy,
-        manifest: prev
-            .as_ref()
-            .map_or_else(|| ContentHash::of(b""), |v| v.head.manifest.clone()),
-    };
-    if unchanged && file_changes.is_empty() {
-        return Ok(Some(out));
+    let untracked = untracked_of(&taken.manifest, listing.unlisted);
+    let baseline = prev.is_none();
+    // Nothing to write: no change, no stat data to refresh (every file was vouched for by the
+    // previous manifest, so the new one is that one), nothing recorded to move past.
+    if let Some(v) = &prev
+        && file_changes.is_empty()
+        && taken.reread == 0
+        && taken.len() == v.manifest.entries.len()
+        && taken.racy == 0
+        && !since_any
+    {
+        let manifest = v.head.manifest.clone();
+        return Ok(Some(outcome(
+            &taken, baseline, changed, untracked, manifest,
+        )));
     }
     let mut batch = Batch::new();
     let added = store_contents(
@@ -196,6 +213,7 @@ pub(super) fn attempt(
     let (write, manifest_hash, _) = store_manifest(&taken.manifest, prev_ref);
     batch.push(write);
     let mut head_seq = seq - 1;
+    let (mut recorded_id, mut recorded_kind) = (None, None);
     if !file_changes.is_empty() {
         let kind = match prev.as_ref().and_then(|v| v.head.turn_id.as_ref()) {
             Some(t) if t == &turn.id => CheckpointKind::Shell,
@@ -236,8 +254,8 @@ pub(super) fn attempt(
             bytes: ckp.added_bytes,
         });
         head_seq = seq;
-        out.checkpoint_id = Some(ckp.id);
-        out.kind = Some(kind);
+        recorded_id = Some(ckp.id);
+        recorded_kind = Some(kind);
     }
     let bytes = taken
         .manifest
@@ -255,7 +273,7 @@ pub(super) fn attempt(
         operations: op_count,
         turn_id: Some(turn.id),
         taken_at: p.now(),
-        files: out.files,
+        files: taken.manifest.hashes().count() as u64,
         bytes,
     };
     batch.push(Write::PutWorkspaceSnapshot {
@@ -263,6 +281,8 @@ pub(super) fn attempt(
         body: encode(&row),
     });
     batch.require(Precondition::LastSeq(session.clone(), last));
-    out.manifest = manifest_hash;
+    let mut out = outcome(&taken, baseline, changed, untracked, manifest_hash);
+    out.checkpoint_id = recorded_id;
+    out.kind = recorded_kind;
     Ok(committed(p.store.commit(batch))?.then_some(out))
 }

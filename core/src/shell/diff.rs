@@ -6,7 +6,7 @@ use super::manifest::{Manifest, State, Untracked};
 use crate::hash::ContentHash;
 use crate::model::{Checkpoint, FileVersion, Operation};
 use crate::path::WorkPath;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// What a path is expected to hold, as far as the session knows.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,32 +85,27 @@ pub(crate) fn expected(
             let known = f
                 .after
                 .as_ref()
-                .map_or(Known::Absent, |h| Known::Version(h.clone(), None));
+                .map_or(Known::Absent, |h| Known::Version(h.clone(), f.after_mode));
             set(&f.path, op.created_at, known);
         }
     }
     out.into_iter().map(|(p, (_, k))| (p, k)).collect()
 }
 
-/// Every path whose state differs between `before` (with `expected` on top) and `after`.
+/// Every path whose state differs between `before` (with `expected` on top) and `after`. One
+/// merge of the two sorted manifests: a snapshot of a big tree compares every path each time.
 pub(crate) fn diff(
     before: &Manifest,
     expected: &BTreeMap<WorkPath, Known>,
     after: &Manifest,
 ) -> Vec<Diff> {
-    let paths: BTreeSet<&WorkPath> = before
-        .entries
-        .keys()
-        .chain(after.entries.keys())
-        .chain(expected.keys())
-        .collect();
     let mut out = Vec::new();
-    for path in paths {
+    let mut check = |path: &WorkPath, was: Option<&State>, now: Option<&State>| {
         let was = expected
             .get(path)
             .cloned()
-            .unwrap_or_else(|| Known::of(before.entries.get(path).map(|e| &e.state)));
-        let now = Known::of(after.entries.get(path).map(|e| &e.state));
+            .unwrap_or_else(|| Known::of(was));
+        let now = Known::of(now);
         if !was.same(&now) {
             out.push(Diff {
                 path: path.clone(),
@@ -118,6 +113,46 @@ pub(crate) fn diff(
                 after: now,
             });
         }
+    };
+    let (mut b, mut a) = (
+        before.entries.iter().peekable(),
+        after.entries.iter().peekable(),
+    );
+    loop {
+        match (b.peek(), a.peek()) {
+            (Some((bp, be)), Some((ap, ae))) => match bp.cmp(ap) {
+                std::cmp::Ordering::Less => {
+                    check(bp, Some(&be.state), None);
+                    b.next();
+                }
+                std::cmp::Ordering::Greater => {
+                    check(ap, None, Some(&ae.state));
+                    a.next();
+                }
+                std::cmp::Ordering::Equal => {
+                    check(bp, Some(&be.state), Some(&ae.state));
+                    b.next();
+                    a.next();
+                }
+            },
+            (Some((bp, be)), None) => {
+                check(bp, Some(&be.state), None);
+                b.next();
+            }
+            (None, Some((ap, ae))) => {
+                check(ap, None, Some(&ae.state));
+                a.next();
+            }
+            (None, None) => break,
+        }
     }
+    // Recorded paths neither snapshot saw (created and deleted again since).
+    for (path, known) in expected {
+        if !before.entries.contains_key(path) && !after.entries.contains_key(path) {
+            check(path, None, None);
+            let _ = known;
+        }
+    }
+    out.sort_by(|x, y| x.path.cmp(&y.path));
     out
 }

@@ -195,6 +195,7 @@ pub fn snapshot(
 }
 
 mod attempt;
+mod codec;
 use attempt::attempt;
 
 fn scanner<'a>(p: &'a mut Ports<'_>) -> &'a mut dyn Scan {

@@ -38,16 +38,18 @@ pub(crate) struct Taken {
     /// Files re-read only because their last read was racy.
     pub(crate) racy: u64,
     seen: BTreeSet<ContentHash>,
+    /// Entries of the walk, in its (sorted) order: the manifest is built from them in one go.
+    staged: Vec<(WorkPath, Entry)>,
+    staging: bool,
 }
 
-/// Whether `cached` still describes the file `stat` reports without reading it.
-fn still_valid(cached: &Entry, stat: &Stat, racy_line: i64) -> bool {
-    let same = cached.stat.size == stat.size
+/// Whether `stat` is what `cached` recorded: the file looks untouched since.
+fn same_stat(cached: &Entry, stat: &Stat) -> bool {
+    cached.stat.size == stat.size
         && cached.stat.mtime_ns == stat.mtime_ns
         && cached.stat.ctime_ns == stat.ctime_ns
         && cached.stat.inode == stat.inode
-        && cached.stat.mode == stat.mode;
-    same && cached.stat.mtime_ns < racy_line
+        && cached.stat.mode == stat.mode
 }
 
 fn untracked(kind: EntryKind, stat: &Stat, max: u64) -> Option<Untracked> {
@@ -60,6 +62,20 @@ fn untracked(kind: EntryKind, stat: &Stat, max: u64) -> Option<Untracked> {
 }
 
 impl Taken {
+    fn put(&mut self, path: WorkPath, entry: Entry) {
+        match self.staging {
+            true => self.staged.push((path, entry)),
+            false => {
+                self.manifest.entries.insert(path, entry);
+            }
+        }
+    }
+
+    /// How many paths the manifest holds.
+    pub(crate) fn len(&self) -> usize {
+        self.manifest.entries.len()
+    }
+
     /// Add one walked entry, reading it unless `cache` vouches for it.
     pub(crate) fn add(
         &mut self,
@@ -71,21 +87,21 @@ impl Taken {
         let ScanEntry { path, kind, stat } = entry;
         if let Some(why) = untracked(kind, &stat, max) {
             let state = State::Untracked(why);
-            self.manifest.entries.insert(path, Entry { state, stat });
+            self.put(path, Entry { state, stat });
             return Ok(());
         }
         let cached = cache.and_then(|c| Some((c.entries.get(&path)?, c.started_ns)));
+        // Untouched by its stat data; unless its last read was racy, that is enough.
         if let Some((hit, started)) = cached
             && matches!(hit.state, State::Tracked(_))
+            && same_stat(hit, &stat)
         {
-            if still_valid(hit, &stat, started - RACY_NS) {
+            if hit.stat.mtime_ns < started - RACY_NS {
                 self.skipped += 1;
-                self.manifest.entries.insert(path, hit.clone());
+                self.put(path, hit.clone());
                 return Ok(());
             }
-            if hit.stat.mtime_ns == stat.mtime_ns && hit.stat.size == stat.size {
-                self.racy += 1;
-            }
+            self.racy += 1;
         }
         self.read(ws, path, stat)
     }
@@ -112,7 +128,7 @@ impl Taken {
             });
         }
         let state = State::Tracked(version);
-        self.manifest.entries.insert(path, Entry { state, stat });
+        self.put(path, Entry { state, stat });
         Ok(())
     }
 }
@@ -127,7 +143,10 @@ pub(crate) fn take(
     max: u64,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Taken, Error> {
-    let mut taken = Taken::default();
+    let mut taken = Taken {
+        staging: true,
+        ..Taken::default()
+    };
     taken.manifest.started_ns = started_ns;
     let total = entries.len() as u64;
     for (i, entry) in entries.into_iter().enumerate() {
@@ -140,5 +159,9 @@ pub(crate) fn take(
             });
         }
     }
+    // Built from sorted input at once, not entry by entry.
+    let staged = std::mem::take(&mut taken.staged);
+    taken.manifest.entries = staged.into_iter().collect();
+    taken.staging = false;
     Ok(taken)
 }

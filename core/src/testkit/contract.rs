@@ -426,6 +426,7 @@ macro_rules! store_contract {
             }
 
             $crate::store_range_contract!(ranges, $make);
+            $crate::store_snapshot_contract!(workspace_snapshots, $make);
         }
     };
 }

@@ -16,6 +16,8 @@ pub struct MemWorkspace {
     /// (mtime, ctime, inode) per file.
     stats: BTreeMap<WorkPath, (i64, i64, u64)>,
     clock: i64,
+    /// How far the clock moves per change (`TICK_NS` unless a test asks otherwise).
+    tick: Option<i64>,
     inodes: u64,
     faults: Faults,
 }
@@ -41,14 +43,29 @@ impl MemWorkspace {
     fn store(&mut self, path: &WorkPath, bytes: Vec<u8>) {
         self.modes.entry(path.clone()).or_insert(DEFAULT_MODE);
         self.files.insert(path.clone(), bytes);
-        self.clock += TICK_NS;
+        self.clock += self.tick.unwrap_or(TICK_NS);
         self.inodes += 1;
         self.stats
             .insert(path.clone(), (self.clock, self.clock, self.inodes));
     }
 
+    /// Move the logical clock this far per change instead of ten seconds: with a tick shorter
+    /// than the racy window, files look modified right before a snapshot.
+    #[must_use]
+    pub fn with_tick(mut self, ns: i64) -> Self {
+        self.tick = Some(ns);
+        self
+    }
+
+    /// Replace a file's bytes keeping every stat field: a write within the same timestamp
+    /// tick as the last one, which only a re-read can see.
+    pub fn overwrite_keeping_stat(&mut self, path: &str, bytes: impl Into<Vec<u8>>) {
+        let path = WorkPath::parse(path).expect("test paths are valid");
+        self.files.insert(path, bytes.into());
+    }
+
     fn touch_ctime(&mut self, path: &WorkPath) {
-        self.clock += TICK_NS;
+        self.clock += self.tick.unwrap_or(TICK_NS);
         if let Some(s) = self.stats.get_mut(path) {
             s.1 = self.clock;
         }
@@ -173,7 +190,7 @@ impl MemWorkspace {
 impl Scan for MemWorkspace {
     fn list(&mut self) -> Result<Listing, HostError> {
         let entries = self.files.keys().filter_map(|p| self.entry(p)).collect();
-        self.clock += TICK_NS;
+        self.clock += self.tick.unwrap_or(TICK_NS);
         Ok(Listing {
             entries,
             started_ns: self.clock,

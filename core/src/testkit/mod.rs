@@ -8,6 +8,7 @@
 
 mod contract;
 mod contract_range;
+mod contract_snapshot;
 mod faults;
 mod faulty;
 mod mem_workspace;

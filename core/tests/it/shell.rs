@@ -26,6 +26,17 @@ fn snap(e: &mut MemEngine, s: &SessionId, t: &TurnId, command: Option<&str>) -> 
     .expect("snapshot")
 }
 
+/// Apply a file rewind to before `prompt`, under the default policy.
+fn apply_since(e: &mut MemEngine, s: &SessionId, prompt: &rewind_core::id::MessageId) {
+    let target = TargetOptions {
+        since: Some(prompt.clone()),
+        ..TargetOptions::default()
+    };
+    let policy = Policy::Block;
+    e.apply_file_rewind(s, ApplyOptions { target, policy })
+        .expect("apply");
+}
+
 fn names(paths: &[rewind_core::path::WorkPath]) -> Vec<&str> {
     paths.iter().map(|p| p.as_str()).collect()
 }
@@ -197,18 +208,7 @@ fn an_edit_recorded_between_snapshots_is_not_counted_twice() {
     e.workspace_mut().put("b.txt", "by the command\n");
     let out = snap(&mut e, &s, &t, Some("make"));
     assert_eq!(names(&out.changed.modified), ["b.txt"]);
-    let since = TargetOptions {
-        since: Some(p),
-        ..TargetOptions::default()
-    };
-    e.apply_file_rewind(
-        &s,
-        ApplyOptions {
-            target: since,
-            policy: Policy::Block,
-        },
-    )
-    .expect("apply");
+    apply_since(&mut e, &s, &p);
     assert_eq!(e.workspace().get("a.txt"), Some(&b"alpha\n"[..]));
     assert_eq!(e.workspace().get("b.txt"), Some(&b"beta\n"[..]));
 }
@@ -303,17 +303,79 @@ fn gc_keeps_what_the_latest_snapshot_lists() {
     // The baseline's contents are the before-state of the next shell checkpoint.
     e.workspace_mut().put("a.txt", "changed\n");
     snap(&mut e, &s, &t, Some("edit"));
-    let since = TargetOptions {
-        since: Some(p),
-        ..TargetOptions::default()
-    };
-    e.apply_file_rewind(
-        &s,
-        ApplyOptions {
-            target: since,
-            policy: Policy::Block,
-        },
-    )
-    .expect("apply");
+    apply_since(&mut e, &s, &p);
     assert_eq!(e.workspace().get("a.txt"), Some(&b"alpha\n"[..]));
+}
+
+#[test]
+fn a_file_changed_within_the_racy_window_is_read_again_and_only_then() {
+    // Files written a millisecond before the snapshot's walk: their stat data cannot vouch
+    // for them, since a write in the same timestamp tick would leave it unchanged.
+    let mut e = rewind_core::Engine::new(
+        rewind_core::testkit::MemStore::new(),
+        rewind_core::testkit::MemWorkspace::new().with_tick(1_000_000),
+        rewind_core::testkit::TickClock::default(),
+        rewind_core::testkit::SeqIds::default(),
+    );
+    e.workspace_mut().put("racy.txt", "aaaa\n");
+    let s = session(&mut e);
+    let (t, _) = prompt(&mut e, &s, "go");
+    snap(&mut e, &s, &t, None);
+    e.workspace_mut()
+        .overwrite_keeping_stat("racy.txt", "bbbb\n");
+    let out = snap(&mut e, &s, &t, Some("same tick"));
+    assert_eq!(names(&out.changed.modified), ["racy.txt"]);
+    assert_eq!(out.racy, 1);
+
+    // Outside the window the stat cache is trusted, as in git and jj.
+    let mut e = engine();
+    e.workspace_mut().put("calm.txt", "aaaa\n");
+    let s = session(&mut e);
+    let (t, _) = prompt(&mut e, &s, "go");
+    snap(&mut e, &s, &t, None);
+    e.workspace_mut()
+        .overwrite_keeping_stat("calm.txt", "bbbb\n");
+    let out = snap(&mut e, &s, &t, None);
+    assert!(out.checkpoint_id.is_none());
+    assert_eq!((out.reread, out.skipped), (0, 1));
+}
+
+#[test]
+fn a_new_session_starts_from_the_stores_latest_snapshot_as_its_stat_cache() {
+    let mut e = engine();
+    tree(&mut e);
+    let s1 = session(&mut e);
+    let (t1, _) = prompt(&mut e, &s1, "one");
+    assert_eq!(snap(&mut e, &s1, &t1, None).reread, 24);
+    let s2 = session(&mut e);
+    let (t2, _) = prompt(&mut e, &s2, "two");
+    let first = snap(&mut e, &s2, &t2, None);
+    assert!(first.baseline);
+    assert_eq!((first.reread, first.skipped), (0, 24), "nothing read again");
+}
+
+#[test]
+fn manifests_are_stored_as_small_deltas() {
+    let mut e = engine();
+    for i in 0..200 {
+        e.workspace_mut()
+            .put(&format!("f{i}.txt"), format!("{i}\n"));
+    }
+    let s = session(&mut e);
+    let (t, _) = prompt(&mut e, &s, "go");
+    let full = snap(&mut e, &s, &t, None).manifest;
+    e.workspace_mut().put("f7.txt", "seven\n");
+    let delta = snap(&mut e, &s, &t, Some("edit one")).manifest;
+    let size = |h| {
+        rewind_core::ports::Store::blob(e.store(), h)
+            .expect("read")
+            .expect("stored")
+            .len()
+    };
+    assert!(
+        size(&delta) * 20 < size(&full),
+        "{} vs {}",
+        size(&delta),
+        size(&full)
+    );
 }

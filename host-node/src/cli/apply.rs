@@ -1,7 +1,7 @@
-//! `rewind apply SESSION (--since | --turn | --checkpoint) [--policy block|skip|merge|force]`.
+//! `rewind apply [SESSION] (--since | --turn | --checkpoint) [--policy block|skip|merge|force]`.
 
 use super::preview::{TargetArgs, describe};
-use super::{Access, CliError, Context, Report, parse_id};
+use super::{Access, CliError, Context, Report};
 use rewind_core::files::{ApplyOptions, ApplyOutcome, RestoredFile};
 use rewind_core::model::Policy;
 use std::fmt::Write as _;
@@ -88,14 +88,13 @@ pub(super) fn describe_outcome(out: &ApplyOutcome) -> String {
 }
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
-    let session = parse_id(&a.target.session)?;
     let opts = ApplyOptions {
         target: a.target.options()?,
         policy: a.policy.into(),
     };
-    let out = ctx
-        .engine(Access::Rewrite)?
-        .apply_file_rewind(&session, opts)?;
+    let mut engine = ctx.engine(Access::Rewrite)?;
+    let session = ctx.session(&engine, &a.target.session)?;
+    let out = engine.apply_file_rewind(&session, opts)?;
     let text = describe_outcome(&out);
     Ok(Report::new(&out, text).refused(!out.applied))
 }

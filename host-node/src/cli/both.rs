@@ -1,13 +1,13 @@
-//! `rewind both SESSION --to MSG [--policy …] [--path P]...`.
+//! `rewind both [SESSION] --to MSG [--policy …] [--path P]...`.
 
 use super::apply::{PolicyArg, describe_outcome};
-use super::{Access, CliError, Context, Report, parse_id};
+use super::{Access, CliError, Context, Report, SessionArg, parse_id};
 use rewind_core::both::Options;
 
 #[derive(Debug, clap::Args)]
 pub(super) struct Args {
-    /// The session.
-    session: String,
+    #[command(flatten)]
+    session: SessionArg,
     /// The prompt to go back to.
     #[arg(long, value_name = "MSG")]
     to: String,
@@ -20,13 +20,14 @@ pub(super) struct Args {
 }
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
-    let session = parse_id(&a.session)?;
     let opts = Options {
         to: parse_id(&a.to)?,
         policy: a.policy.into(),
         paths: a.paths,
     };
-    let out = ctx.engine(Access::Rewrite)?.rewind_both(&session, opts)?;
+    let mut engine = ctx.engine(Access::Rewrite)?;
+    let session = ctx.session(&engine, &a.session)?;
+    let out = engine.rewind_both(&session, opts)?;
     let mut text = describe_outcome(&out.files);
     if out.rewound {
         text.push_str(&format!(

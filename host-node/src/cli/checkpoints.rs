@@ -1,17 +1,18 @@
-//! `rewind checkpoints SESSION`.
+//! `rewind checkpoints [SESSION]`.
 
-use super::{Access, CliError, Context, Report, parse_id};
+use super::{Access, CliError, Context, Report, SessionArg};
 use std::fmt::Write as _;
 
 #[derive(Debug, clap::Args)]
 pub(super) struct Args {
-    /// The session.
-    session: String,
+    #[command(flatten)]
+    session: SessionArg,
 }
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
-    let session = parse_id(&a.session)?;
-    let list = ctx.engine(Access::Read)?.checkpoints(&session)?;
+    let engine = ctx.engine(Access::Read)?;
+    let session = ctx.session(&engine, &a.session)?;
+    let list = engine.checkpoints(&session)?;
     let mut text = String::new();
     for c in &list {
         // The person's own changes, seen by a snapshot, are marked: a rewind keeps them.

@@ -210,6 +210,7 @@ pub(super) fn run(_ctx: &Context, a: Args) -> Result<Report, CliError> {
         .create_session(SessionOptions {
             title: Some("demo".into()),
             workspace_label: None,
+            agent: None,
         })?
         .id;
     let mut d = Demo {

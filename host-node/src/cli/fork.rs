@@ -1,7 +1,7 @@
-//! `rewind fork SESSION (--at MSG | --checkpoint ID | --turn TURN) [--command-id ID]
+//! `rewind fork [SESSION] (--at MSG | --checkpoint ID | --turn TURN) [--command-id ID]
 //! [--workspace-mode shared|restore]`.
 
-use super::{Access, CliError, Context, Report, parse_id};
+use super::{Access, CliError, Context, Report, SessionArg, parse_id};
 use rewind_core::fork::{Options, Outcome, WorkspaceMode};
 use std::fmt::Write as _;
 
@@ -18,8 +18,8 @@ pub(super) enum ModeArg {
 #[derive(Debug, clap::Args)]
 #[command(group(clap::ArgGroup::new("point").required(true).args(["at", "checkpoint", "turn"])))]
 pub(super) struct Args {
-    /// The parent session.
-    session: String,
+    #[command(flatten)]
+    session: SessionArg,
     /// Fork through the turn of this message.
     #[arg(long, value_name = "MSG")]
     at: Option<String>,
@@ -62,7 +62,6 @@ pub(super) fn describe(out: &Outcome, what: &str) -> String {
 }
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
-    let session = parse_id(&a.session)?;
     let opts = Options {
         at: a.at.as_deref().map(parse_id).transpose()?,
         checkpoint: a.checkpoint.as_deref().map(parse_id).transpose()?,
@@ -78,7 +77,9 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
         WorkspaceMode::Restore => Access::Rewrite,
         WorkspaceMode::Shared => Access::Record,
     };
-    let out = ctx.engine(access)?.fork(&session, opts)?;
+    let mut engine = ctx.engine(access)?;
+    let session = ctx.session(&engine, &a.session)?;
+    let out = engine.fork(&session, opts)?;
     let text = describe(&out, "forked into");
     Ok(Report::new(&out, text))
 }

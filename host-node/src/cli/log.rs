@@ -1,7 +1,7 @@
-//! `rewind log SESSION [--all]`: the conversation by turn, with each turn's checkpoints.
+//! `rewind log [SESSION] [--all]`: the conversation by turn, with each turn's checkpoints.
 //! `--all` also shows what earlier rewinds took off the active branch.
 
-use super::{Access, CliError, Context, Report, parse_id};
+use super::{Access, CliError, Context, Report, SessionArg};
 use rewind_core::branch::MessageView;
 use rewind_core::files::undone_changes;
 use rewind_core::load::SessionLog;
@@ -11,8 +11,8 @@ use std::fmt::Write as _;
 
 #[derive(Debug, clap::Args)]
 pub(super) struct Args {
-    /// The session.
-    session: String,
+    #[command(flatten)]
+    session: SessionArg,
     /// Include abandoned branches.
     #[arg(long)]
     all: bool,
@@ -28,8 +28,8 @@ struct Entry {
 }
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
-    let session = parse_id(&a.session)?;
     let engine = ctx.engine(Access::Read)?;
+    let session = ctx.session(&engine, &a.session)?;
     let log = SessionLog::load(engine.store(), &session)?;
     let undone = undone_changes(&log.operations);
     let mut entries = Vec::new();

@@ -11,6 +11,8 @@ mod edit;
 mod error;
 mod fork;
 mod gc;
+mod hook_settings;
+mod init;
 mod log;
 mod ops;
 mod output;
@@ -32,6 +34,8 @@ pub use error::CliError;
 pub(crate) use crate::native::Access;
 use crate::native::{NativeEngine, OpenOptions, default_db_path, open_with};
 use clap::{Parser, Subcommand};
+use rewind_core::ErrorKind;
+use rewind_core::id::SessionId;
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -54,7 +58,9 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Create or list sessions.
+    /// Install rewind's hooks in an agent's settings (or take them out with --remove).
+    Init(init::Args),
+    /// Create, list or pick the current session.
     #[command(subcommand)]
     Session(session::Args),
     /// Record a user prompt (starts a turn).
@@ -103,6 +109,8 @@ enum Command {
     Trust(trust::Args),
     /// Run a scripted session in a scratch directory and show each step.
     Demo(demo::Args),
+    /// Handle one agent hook event (JSON on stdin); always prints `{}` and exits 0.
+    Hook(crate::hook::Args),
 }
 
 /// What a command produced.
@@ -137,7 +145,7 @@ impl Report {
         self.exit = Some(code);
         self
     }
-    fn to_stderr(mut self) -> Self {
+    fn on_stderr(mut self) -> Self {
         self.text_to_stderr = true;
         self
     }
@@ -180,9 +188,58 @@ impl Context {
             crate::config::Config::load(&self.db).map_err(|e| CliError::host(e.to_string()))?;
         open_with(&self.workspace, &self.db, OpenOptions { access, config }).map_err(CliError::open)
     }
+
+    /// The session a command acts on: the one given; else the workspace's current session
+    /// (`rewind session new` / `use`, or the agent hooks, set it) while it still exists; else the
+    /// store's only session. Anything else is `invalid_input`, saying what to do.
+    fn session(&self, engine: &NativeEngine, arg: &SessionArg) -> Result<SessionId, CliError> {
+        if let Some(given) = &arg.session {
+            return parse_id(given);
+        }
+        let stale = match crate::current::read(&self.db) {
+            Some(id) => match rewind_core::load::session(engine.store(), &id) {
+                Err(e) if e.kind() == ErrorKind::NotFound => Some(id),
+                // Present (or unreadable, which the command itself reports).
+                _ => return Ok(id),
+            },
+            None => None,
+        };
+        let sessions = engine.sessions()?;
+        if let ([only], []) = (sessions.items.as_slice(), sessions.diagnostics.as_slice()) {
+            return Ok(only.id.clone());
+        }
+        let why = match stale {
+            Some(id) => format!("the current session {id} no longer exists"),
+            None => "there is no current session".to_owned(),
+        };
+        let what = match sessions.items.len() + sessions.diagnostics.len() {
+            0 => "the store has no sessions yet; start one with `rewind session new`".to_owned(),
+            n => format!(
+                "the store has {n} sessions; give one (see `rewind session list`) or pick the \
+                 current one with `rewind session use <SESSION>`"
+            ),
+        };
+        Err(CliError::new(
+            ErrorKind::InvalidInput,
+            format!("no session given and {why}: {what}"),
+        ))
+    }
+}
+
+/// The SESSION argument of every command that acts on one; optional (see [`Context::session`]).
+#[derive(Debug, clap::Args)]
+struct SessionArg {
+    /// The session (default: the current one, see `rewind session use`; or the store's only one).
+    #[arg(value_name = "SESSION")]
+    session: Option<String>,
 }
 
 fn run(cli: Cli) -> Result<Report, CliError> {
+    if let Command::Hook(a) = &cli.command {
+        // The workspace comes from the event's cwd unless given; nothing it meets is an error.
+        crate::hook::run(a, cli.workspace.as_deref(), cli.db.as_deref());
+        return Ok(Report::new(&serde_json::json!({}), "{}"));
+    }
     let workspace = match cli.workspace {
         Some(w) => w,
         None => std::env::current_dir()
@@ -195,6 +252,7 @@ fn run(cli: Cli) -> Result<Report, CliError> {
         json: cli.json,
     };
     match cli.command {
+        Command::Init(a) => init::run(&ctx, a),
         Command::Session(a) => session::run(&ctx, a),
         Command::Prompt(a) => prompt::run(&ctx, a),
         Command::Reply(a) => reply::run(&ctx, a),
@@ -219,6 +277,7 @@ fn run(cli: Cli) -> Result<Report, CliError> {
         Command::Recover(a) => recover::run(&ctx, a),
         Command::Trust(a) => trust::run(&ctx, a),
         Command::Demo(a) => demo::run(&ctx, a),
+        Command::Hook(_) => unreachable!("handled before the context is built"),
     }
 }
 
@@ -257,6 +316,6 @@ pub fn main() -> i32 {
 /// Parse an id argument with a clear error.
 fn parse_id<T: std::str::FromStr<Err = rewind_core::id::IdError>>(s: &str) -> Result<T, CliError> {
     s.parse().map_err(|e: rewind_core::id::IdError| {
-        CliError::new(rewind_core::ErrorKind::InvalidInput, e.to_string())
+        CliError::new(ErrorKind::InvalidInput, e.to_string())
     })
 }

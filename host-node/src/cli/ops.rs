@@ -1,17 +1,18 @@
-//! `rewind ops SESSION`: the operation log.
+//! `rewind ops [SESSION]`: the operation log.
 
-use super::{Access, CliError, Context, Report, parse_id};
+use super::{Access, CliError, Context, Report, SessionArg};
 use std::fmt::Write as _;
 
 #[derive(Debug, clap::Args)]
 pub(super) struct Args {
-    /// The session.
-    session: String,
+    #[command(flatten)]
+    session: SessionArg,
 }
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
-    let session = parse_id(&a.session)?;
-    let ops = ctx.engine(Access::Read)?.operations(&session)?;
+    let engine = ctx.engine(Access::Read)?;
+    let session = ctx.session(&engine, &a.session)?;
+    let ops = engine.operations(&session)?;
     let mut text = String::new();
     for o in &ops.items {
         let _ = write!(text, "{}  {:<20}", o.id, o.kind.as_str());

@@ -1,6 +1,6 @@
-//! `rewind preview SESSION (--since MSG | --turn MSG | --checkpoint ID) [--path P]...`.
+//! `rewind preview [SESSION] (--since MSG | --turn MSG | --checkpoint ID) [--path P]...`.
 
-use super::{Access, CliError, Context, Report, parse_id};
+use super::{Access, CliError, Context, Report, SessionArg, parse_id};
 use rewind_core::files::{Preview, TargetOptions};
 use std::fmt::Write as _;
 
@@ -8,8 +8,8 @@ use std::fmt::Write as _;
 #[derive(Debug, clap::Args)]
 #[command(group(clap::ArgGroup::new("target").required(true).args(["since", "turn", "checkpoint"])))]
 pub(super) struct TargetArgs {
-    /// The session.
-    pub(super) session: String,
+    #[command(flatten)]
+    pub(super) session: SessionArg,
     /// Back to before this prompt: its turn and everything after.
     #[arg(long, value_name = "MSG")]
     since: Option<String>,
@@ -117,10 +117,10 @@ pub(super) fn describe(p: &Preview) -> String {
 }
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
-    let session = parse_id(&a.target.session)?;
-    let preview = ctx
-        .engine(Access::Read)?
-        .preview_file_rewind(&session, a.target.options()?)?;
+    let opts = a.target.options()?;
+    let mut engine = ctx.engine(Access::Read)?;
+    let session = ctx.session(&engine, &a.target.session)?;
+    let preview = engine.preview_file_rewind(&session, opts)?;
     let text = describe(&preview);
     Ok(Report::new(&preview, text))
 }

@@ -1,20 +1,21 @@
-//! `rewind prompt SESSION --text T`.
+//! `rewind prompt [SESSION] --text T`.
 
-use super::{Access, CliError, Context, Report, parse_id};
+use super::{Access, CliError, Context, Report, SessionArg};
 use rewind_core::record::PromptOptions;
 
 #[derive(Debug, clap::Args)]
 pub(super) struct Args {
-    /// The session.
-    session: String,
+    #[command(flatten)]
+    session: SessionArg,
     /// What the person asked.
     #[arg(long)]
     text: String,
 }
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
-    let session = parse_id(&a.session)?;
-    let out = ctx.engine(Access::Record)?.record_prompt(
+    let mut engine = ctx.engine(Access::Record)?;
+    let session = ctx.session(&engine, &a.session)?;
+    let out = engine.record_prompt(
         &session,
         PromptOptions {
             text: a.text,

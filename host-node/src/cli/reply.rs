@@ -1,12 +1,12 @@
-//! `rewind reply SESSION --turn T --text T [--error]`.
+//! `rewind reply [SESSION] --turn T --text T [--error]`.
 
-use super::{Access, CliError, Context, Report, parse_id};
+use super::{Access, CliError, Context, Report, SessionArg, parse_id};
 use rewind_core::record::ReplyOptions;
 
 #[derive(Debug, clap::Args)]
 pub(super) struct Args {
-    /// The session.
-    session: String,
+    #[command(flatten)]
+    session: SessionArg,
     /// The turn the reply belongs to.
     #[arg(long)]
     turn: String,
@@ -19,14 +19,15 @@ pub(super) struct Args {
 }
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
-    let session = parse_id(&a.session)?;
     let opts = ReplyOptions {
         turn_id: parse_id(&a.turn)?,
         text: a.text,
         error: a.error,
         payload: None,
     };
-    let out = ctx.engine(Access::Record)?.record_reply(&session, opts)?;
+    let mut engine = ctx.engine(Access::Record)?;
+    let session = ctx.session(&engine, &a.session)?;
+    let out = engine.record_reply(&session, opts)?;
     let text = format!("reply {}", out.message_id);
     Ok(Report::new(&out, text))
 }

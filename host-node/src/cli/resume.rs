@@ -1,17 +1,18 @@
-//! `rewind resume SESSION`: the derived state, with diagnostics for rows that do not decode.
+//! `rewind resume [SESSION]`: the derived state, with diagnostics for rows that do not decode.
 
-use super::{Access, CliError, Context, Report, parse_id};
+use super::{Access, CliError, Context, Report, SessionArg};
 use std::fmt::Write as _;
 
 #[derive(Debug, clap::Args)]
 pub(super) struct Args {
-    /// The session.
-    session: String,
+    #[command(flatten)]
+    session: SessionArg,
 }
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
-    let session = parse_id(&a.session)?;
-    let state = ctx.engine(Access::Read)?.resume(&session)?;
+    let mut engine = ctx.engine(Access::Read)?;
+    let session = ctx.session(&engine, &a.session)?;
+    let state = engine.resume(&session)?;
     let mut text = format!(
         "session {} ({}): {} message(s) on the active branch, {} sent to the model, turn {}, generation {}\n",
         state.session.id,

@@ -1,25 +1,44 @@
-//! `rewind session new|list`.
+//! `rewind session new|list|use`. The session `new` starts, or `use` names, becomes the workspace's
+//! current session: the one every other command acts on when it is given none.
 
-use super::{Access, CliError, Context, Report};
+use super::{Access, CliError, Context, Report, parse_id};
+use crate::current;
+use rewind_core::id::SessionId;
+use rewind_core::model::Session;
 use rewind_core::record::SessionOptions;
 use std::fmt::Write as _;
 
 #[derive(Debug, clap::Subcommand)]
 pub(super) enum Args {
-    /// Start a session.
+    /// Start a session (and make it the current one).
     New {
         /// Its title.
         #[arg(long)]
         title: Option<String>,
     },
-    /// List sessions (forks under their parent).
+    /// List sessions (forks under their parent; `*` marks the current one).
     List,
+    /// Make a session the current one: commands given no session act on it.
+    Use {
+        /// The session.
+        session: String,
+    },
+}
+
+/// Mark `session` current once it exists, saying what already happened if that fails.
+fn mark(ctx: &Context, session: &SessionId, done: &str) -> Result<(), CliError> {
+    current::mark(&ctx.db, session).map_err(|e| {
+        CliError::host(e.to_string()).context(&format!(
+            "{done}, but it could not be made the current session"
+        ))
+    })
 }
 
 /// Children under their parent, indented; a child whose parent is missing is shown at the top.
 fn tree(
-    all: &[rewind_core::model::Session],
-    parent: Option<&rewind_core::id::SessionId>,
+    all: &[Session],
+    parent: Option<&SessionId>,
+    current: Option<&SessionId>,
     depth: usize,
     out: &mut String,
 ) {
@@ -30,15 +49,20 @@ fn tree(
             .as_ref()
             .is_none_or(|p| !all.iter().any(|x| &x.id == p)),
     }) {
-        let _ = writeln!(
+        let mark = if current == Some(&s.id) { '*' } else { ' ' };
+        let _ = write!(
             out,
-            "{}{}  {:<11} {}",
+            "{}{} {mark} {:<11} {}",
             "  ".repeat(depth),
             s.id,
             s.kind.as_str(),
             s.title
         );
-        tree(all, Some(&s.id), depth + 1, out);
+        if let Some(a) = &s.agent {
+            let _ = write!(out, "  [{} {}]", a.agent, a.session_id);
+        }
+        out.push('\n');
+        tree(all, Some(&s.id), current, depth + 1, out);
     }
 }
 
@@ -49,20 +73,42 @@ pub(super) fn run(ctx: &Context, args: Args) -> Result<Report, CliError> {
             let s = engine.create_session(SessionOptions {
                 title,
                 workspace_label: None,
+                agent: None,
             })?;
+            mark(ctx, &s.id, &format!("session {} was created", s.id))?;
             let text = format!("{}  {}", s.id, s.title);
+            Ok(Report::new(&s, text))
+        }
+        Args::Use { session } => {
+            let id: SessionId = parse_id(&session)?;
+            let engine = ctx.engine(Access::Read)?;
+            let s = rewind_core::load::session(engine.store(), &id)?;
+            mark(ctx, &s.id, &format!("session {} exists", s.id))?;
+            let text = format!("current session: {}  {}", s.id, s.title);
             Ok(Report::new(&s, text))
         }
         Args::List => {
             let engine = ctx.engine(Access::Read)?;
             let sessions = engine.sessions()?;
+            let current =
+                current::read(&ctx.db).filter(|c| sessions.items.iter().any(|s| &s.id == c));
             let rows: Vec<serde_json::Value> = sessions
                 .items
                 .iter()
-                .map(|s| serde_json::json!({ "id": s.id, "parentId": s.parent_id, "kind": s.kind, "title": s.title, "createdAt": s.created_at }))
+                .map(|s| {
+                    serde_json::json!({
+                        "id": s.id,
+                        "parentId": s.parent_id,
+                        "kind": s.kind,
+                        "title": s.title,
+                        "createdAt": s.created_at,
+                        "agent": s.agent,
+                        "current": current.as_ref() == Some(&s.id),
+                    })
+                })
                 .collect();
             let mut text = String::new();
-            tree(&sessions.items, None, 0, &mut text);
+            tree(&sessions.items, None, current.as_ref(), 0, &mut text);
             if rows.is_empty() {
                 text.push_str("no sessions yet (rewind session new)");
             }

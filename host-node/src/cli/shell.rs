@@ -1,4 +1,4 @@
-//! `rewind exec SESSION --turn T -- CMD [ARGS…]` and `rewind snapshot SESSION --turn T`: shell
+//! `rewind exec [SESSION] --turn T -- CMD [ARGS…]` and `rewind snapshot [SESSION] --turn T`: shell
 //! capture. `exec` snapshots the workspace, runs the command in it (stdin, stdout and stderr
 //! are the command's own), snapshots again and records the difference as one `shell`
 //! checkpoint, then exits with the command's exit code. `snapshot` records whatever changed
@@ -7,7 +7,7 @@
 //! Output: text goes to stderr for `exec` (its stdout is the command's, so `rewind exec … -- cat
 //! f > out` stays clean); with `--json` the report is the last document on stdout.
 
-use super::{Access, CliError, Context, Report, output, parse_id};
+use super::{Access, CliError, Context, Report, SessionArg, output, parse_id};
 use crate::native::NativeEngine;
 use rewind_core::id::SessionId;
 use rewind_core::shell::{self, Outcome, Progress};
@@ -18,8 +18,8 @@ use std::time::{Duration, Instant};
 
 #[derive(Debug, clap::Args)]
 pub(super) struct SnapshotArgs {
-    /// The session.
-    session: String,
+    #[command(flatten)]
+    session: SessionArg,
     /// The running turn the changes belong to.
     #[arg(long)]
     turn: String,
@@ -36,8 +36,8 @@ pub(super) struct SnapshotArgs {
 
 #[derive(Debug, clap::Args)]
 pub(super) struct ExecArgs {
-    /// The session.
-    session: String,
+    #[command(flatten)]
+    session: SessionArg,
     /// The running turn the command's changes belong to.
     #[arg(long)]
     turn: String,
@@ -47,13 +47,8 @@ pub(super) struct ExecArgs {
     /// The tool call's id.
     #[arg(long, value_name = "ID")]
     tool_call_id: Option<String>,
-    /// The command and its arguments (after `--`).
-    #[arg(
-        required = true,
-        trailing_var_arg = true,
-        allow_hyphen_values = true,
-        value_name = "CMD"
-    )]
+    /// The command and its arguments (after `--`, so that they never read as the session).
+    #[arg(required = true, last = true, value_name = "CMD")]
     command: Vec<String>,
 }
 
@@ -163,7 +158,6 @@ fn summary(t: &Timed) -> String {
 }
 
 pub(super) fn run_snapshot(ctx: &Context, a: SnapshotArgs) -> Result<Report, CliError> {
-    let session = parse_id(&a.session)?;
     let opts = shell::Options {
         turn_id: parse_id(&a.turn)?,
         command: a.command,
@@ -172,6 +166,7 @@ pub(super) fn run_snapshot(ctx: &Context, a: SnapshotArgs) -> Result<Report, Cli
         tool_message_id: None,
     };
     let mut engine = ctx.engine(Access::Record)?;
+    let session = ctx.session(&engine, &a.session)?;
     let timed = take(&mut engine, &session, opts)?;
     let text = summary(&timed);
     Ok(Report::new(&timed, text))
@@ -205,7 +200,6 @@ fn command_line(argv: &[String]) -> String {
 }
 
 pub(super) fn run_exec(ctx: &Context, a: ExecArgs) -> Result<Report, CliError> {
-    let session = parse_id(&a.session)?;
     let turn: rewind_core::id::TurnId = parse_id(&a.turn)?;
     let line = command_line(&a.command);
     let opts = |command: Option<String>| shell::Options {
@@ -216,6 +210,7 @@ pub(super) fn run_exec(ctx: &Context, a: ExecArgs) -> Result<Report, CliError> {
         tool_message_id: None,
     };
     let mut engine = ctx.engine(Access::Record)?;
+    let session = ctx.session(&engine, &a.session)?;
     let before = take(&mut engine, &session, opts(None))?;
     let started = Instant::now();
     let status = Command::new(&a.command[0])
@@ -246,5 +241,5 @@ pub(super) fn run_exec(ctx: &Context, a: ExecArgs) -> Result<Report, CliError> {
         exit_code: exit,
         command_ms,
     };
-    Ok(Report::new(&report, text).to_stderr().with_exit(exit))
+    Ok(Report::new(&report, text).on_stderr().with_exit(exit))
 }

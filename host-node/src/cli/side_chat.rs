@@ -1,23 +1,24 @@
-//! `rewind side-chat SESSION [--command-id ID]`.
+//! `rewind side-chat [SESSION] [--command-id ID]`.
 
-use super::{Access, CliError, Context, Report, parse_id};
+use super::{Access, CliError, Context, Report, SessionArg, parse_id};
 use rewind_core::fork::SideChatOptions;
 
 #[derive(Debug, clap::Args)]
 pub(super) struct Args {
-    /// The parent session.
-    session: String,
+    #[command(flatten)]
+    session: SessionArg,
     /// Idempotency key: the same id returns the same side chat and writes nothing.
     #[arg(long, value_name = "ID")]
     command_id: Option<String>,
 }
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
-    let session = parse_id(&a.session)?;
     let opts = SideChatOptions {
         command_id: a.command_id.as_deref().map(parse_id).transpose()?,
     };
-    let out = ctx.engine(Access::Record)?.side_chat(&session, opts)?;
+    let mut engine = ctx.engine(Access::Record)?;
+    let session = ctx.session(&engine, &a.session)?;
+    let out = engine.side_chat(&session, opts)?;
     let text = super::fork::describe(&out, "side chat");
     Ok(Report::new(&out, text))
 }

@@ -1,12 +1,12 @@
-//! `rewind turn-end SESSION --turn T [--failed]`.
+//! `rewind turn-end [SESSION] --turn T [--failed]`.
 
-use super::{Access, CliError, Context, Report, parse_id};
+use super::{Access, CliError, Context, Report, SessionArg, parse_id};
 use rewind_core::record::CompleteTurnOptions;
 
 #[derive(Debug, clap::Args)]
 pub(super) struct Args {
-    /// The session.
-    session: String,
+    #[command(flatten)]
+    session: SessionArg,
     /// The running turn.
     #[arg(long)]
     turn: String,
@@ -16,13 +16,14 @@ pub(super) struct Args {
 }
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
-    let session = parse_id(&a.session)?;
     let opts = CompleteTurnOptions {
         turn_id: parse_id(&a.turn)?,
         failed: a.failed,
         round_count: None,
     };
-    let out = ctx.engine(Access::Record)?.complete_turn(&session, opts)?;
+    let mut engine = ctx.engine(Access::Record)?;
+    let session = ctx.session(&engine, &a.session)?;
+    let out = engine.complete_turn(&session, opts)?;
     let text = match &out.boundary {
         Some(b) => format!(
             "turn {} {:?}; boundary {}",

@@ -1,13 +1,15 @@
-//! `rewind undo SESSION OPERATION_ID [--policy …]`.
+//! `rewind undo [SESSION] OPERATION_ID [--policy …]`.
 
 use super::apply::{PolicyArg, describe_outcome};
-use super::{Access, CliError, Context, Report, parse_id};
+use super::{Access, CliError, Context, Report, SessionArg, parse_id};
 use rewind_core::undo::Options;
 
+/// `undo OP` or `undo SESSION OP`: with one positional it is the operation.
 #[derive(Debug, clap::Args)]
+#[command(allow_missing_positional = true)]
 pub(super) struct Args {
-    /// The session.
-    session: String,
+    #[command(flatten)]
+    session: SessionArg,
     /// The operation to take back (see `rewind ops`).
     operation: String,
     /// How to treat files edited since.
@@ -16,12 +18,13 @@ pub(super) struct Args {
 }
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
-    let session = parse_id(&a.session)?;
     let opts = Options {
         operation_id: parse_id(&a.operation)?,
         policy: a.policy.into(),
     };
-    let out = ctx.engine(Access::Rewrite)?.undo(&session, opts)?;
+    let mut engine = ctx.engine(Access::Rewrite)?;
+    let session = ctx.session(&engine, &a.session)?;
+    let out = engine.undo(&session, opts)?;
     let text = describe_outcome(&out);
     Ok(Report::new(&out, text).refused(!out.applied))
 }

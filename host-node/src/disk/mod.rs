@@ -293,11 +293,21 @@ fn io_error(what: &str, path: &WorkPath, disk: &Path, e: io::Error) -> HostError
     .with_source(e)
 }
 
-/// Replace one of rewind's own files beside the store (config, workspace id, `.gitignore`) the
-/// same atomic, durable way a workspace file is replaced.
+/// Replace one of rewind's own files beside the store (config, workspace id, `.gitignore`) or
+/// an agent's settings file (`rewind init`) the same atomic, durable way a workspace file is
+/// replaced, keeping its permission bits.
 pub(crate) fn write_own_file(path: &Path, bytes: &[u8]) -> Result<(), HostError> {
     let keep = fs::metadata(path).ok();
-    atomic::replace(path, bytes, keep.as_ref()).map_err(|(what, e)| file_error(what, path, e))
+    write_file_like(path, bytes, keep.as_ref())
+}
+
+/// [`write_own_file`] with the permission bits of `like` (a backup gets its original's).
+pub(crate) fn write_file_like(
+    path: &Path,
+    bytes: &[u8],
+    like: Option<&Metadata>,
+) -> Result<(), HostError> {
+    atomic::replace(path, bytes, like).map_err(|(what, e)| file_error(what, path, e))
 }
 
 /// A failure on one of rewind's own files, e.g. "cannot create /w/.rewind: disk full (…)".

@@ -180,7 +180,8 @@ pub fn open_with(
     })
 }
 
-/// Never let a rewind touch the database, its lock, WAL and id files, wherever they live.
+/// Never let a rewind touch the database, its lock, WAL and id files or the current-session
+/// pointer, wherever they live.
 fn protect_store(disk: DiskWorkspace, db: &Path) -> DiskWorkspace {
     let dir = db.parent().filter(|p| !p.as_os_str().is_empty());
     let dir = dir.map_or_else(|| PathBuf::from("."), Path::to_path_buf);
@@ -202,6 +203,7 @@ fn protect_store(disk: DiskWorkspace, db: &Path) -> DiskWorkspace {
         .fold(disk, |d, suffix| {
             d.protect(&dir.join(format!("{name}{suffix}")))
         })
+        .protect(&crate::current::path_for(db))
 }
 
 /// Create the store's directory on first use, with a `.gitignore` so that it is never checked in

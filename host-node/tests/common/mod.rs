@@ -46,12 +46,18 @@ impl Bench {
 
     /// Run with `--json`; return the exit code and the parsed document.
     pub(crate) fn json(&self, args: &[&str]) -> (i32, serde_json::Value) {
-        let out = self
-            .command()
-            .arg("--json")
-            .args(args)
-            .output()
-            .expect("run rewind");
+        self.json_with(args, |_| {})
+    }
+
+    /// [`Bench::json`] with the command adjusted first (its environment).
+    pub(crate) fn json_with(
+        &self,
+        args: &[&str],
+        adjust: impl FnOnce(&mut Command),
+    ) -> (i32, serde_json::Value) {
+        let mut c = self.command();
+        adjust(&mut c);
+        let out = c.arg("--json").args(args).output().expect("run rewind");
         let code = out.status.code().expect("exit code");
         let doc = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
             panic!(

@@ -1,6 +1,7 @@
 // JS hosts for the tests: an in-memory workspace with fault injection (the JS twin of core's
-// Faulty<MemWorkspace>), and an in-memory StoreHost that applies batches the way core's MemStore
-// does (preconditions, all-or-nothing), with commit faults.
+// Faulty<MemWorkspace>, stat data for shell capture included), and an in-memory StoreHost that
+// applies batches the way core's MemStore does (preconditions, all-or-nothing), with commit
+// faults.
 
 const enc = new TextEncoder();
 export const utf8 = (s) => enc.encode(s);
@@ -24,13 +25,36 @@ export class Faults {
   }
 }
 
+/** How far the logical clock moves on every change: far past the engine's 2 s racy window. */
+const TICK_MS = 10_000;
+
 export class MemWorkspace {
   constructor(files = {}) {
     this.files = new Map();
     this.modes = new Map(); // path -> permission bits; a new file gets 0o644, a replace keeps it
+    // Stat data for list()/stat(): path -> { mtimeMs, ctimeMs, ino }. The logical clock starts
+    // in 1970, so every mtime is long before Date.now() (which the engine takes as the start
+    // of a listing) and no read is ever racy.
+    this.stats = new Map();
+    this.clock = 0;
+    this.inodes = 0;
     this.faults = new Faults();
-    for (const [p, v] of Object.entries(files)) if (v !== null) this.files.set(p, bytesOf(v));
+    for (const [p, v] of Object.entries(files)) if (v !== null) this.put(p, bytesOf(v));
   }
+  /** A new or replaced file: a new mtime, ctime and inode (as a rename over it would give). */
+  stamp(path) {
+    this.clock += TICK_MS;
+    this.stats.set(path, { mtimeMs: this.clock, ctimeMs: this.clock, ino: ++this.inodes });
+  }
+  entry(path) {
+    const bytes = this.files.get(path);
+    if (bytes === undefined) return null;
+    return { path, size: bytes.length, ...this.stats.get(path), mode: this.modes.get(path) ?? 0o644 };
+  }
+  list() {
+    return [...this.files.keys()].sort().map((p) => this.entry(p));
+  }
+  stat(path) { return this.entry(path); }
   read(path) {
     if (this.faults.hit('read')) throw new Error(`injected fault: read of ${path} failed`);
     const b = this.files.get(path);
@@ -39,23 +63,28 @@ export class MemWorkspace {
   write(path, bytes) {
     if (this.faults.hit('write')) throw new Error(`injected fault: write of ${path} failed`);
     if (!(bytes instanceof Uint8Array)) throw new TypeError('write wants a Uint8Array');
-    this.files.set(path, bytes.slice());
-    if (!this.modes.has(path)) this.modes.set(path, 0o644);
+    this.put(path, bytes.slice());
   }
   remove(path) {
     if (this.faults.hit('remove')) throw new Error(`injected fault: remove of ${path} failed`);
-    this.files.delete(path);
-    this.modes.delete(path);
+    this.delete(path);
   }
   mode(path) { return this.files.has(path) ? this.modes.get(path) ?? 0o644 : null; }
-  setMode(path, mode) { if (this.files.has(path)) this.modes.set(path, mode); }
+  /** chmod: the status-change time moves, the modification time does not. */
+  setMode(path, mode) {
+    if (!this.files.has(path)) return;
+    this.modes.set(path, mode);
+    this.clock += TICK_MS;
+    this.stats.get(path).ctimeMs = this.clock;
+  }
   // Direct access for "a person edits the file" steps: no faults.
   put(path, bytes) {
     this.files.set(path, bytes);
     if (!this.modes.has(path)) this.modes.set(path, 0o644);
+    this.stamp(path);
   }
   get(path) { return this.files.get(path) ?? null; }
-  delete(path) { this.files.delete(path); this.modes.delete(path); }
+  delete(path) { this.files.delete(path); this.modes.delete(path); this.stats.delete(path); }
 }
 
 const conflict = (message) => Object.assign(new Error(message), { code: 'conflict' });
@@ -63,7 +92,7 @@ const conflict = (message) => Object.assign(new Error(message), { code: 'conflic
 /** A StoreHost over plain JS maps, applying Batch::to_bytes JSON. */
 export class MemStoreHost {
   constructor() {
-    this.sessionsById = new Map(); // id -> { order, generation, body, messages: Map(seq->[id,body]), turns: Map(id->[seq,body]), checkpoints: Map, operations: [] }
+    this.sessionsById = new Map(); // id -> { order, generation, body, messages: Map(seq->[id,body]), turns: Map(id->[seq,body]), checkpoints: Map, operations: [], snapshot: body | null }
     this.journalRows = new Map(); // id -> [order, body]
     this.blobMap = new Map(); // hash -> Uint8Array
     this.commands = new Map(); // parent + ' ' + command -> body
@@ -121,6 +150,11 @@ export class MemStoreHost {
     return body === undefined ? null : { id: command, seq: 0, body };
   }
   version() { return this.commits; }
+  /** The session's latest workspace snapshot (one row per session; gone with the session). */
+  workspaceSnapshot(s) {
+    const body = this.sessionsById.get(s)?.snapshot ?? null;
+    return body === null ? null : { id: s, seq: 0, body };
+  }
 
   check(p) {
     const [[kind, arg]] = Object.entries(p);
@@ -165,7 +199,7 @@ export class MemStoreHost {
     const r = this.sessionsById.get(w.session ?? w.parent);
     switch (w.write) {
       case 'createSession':
-        this.sessionsById.set(w.session, { order, generation: 0, body: w.body, messages: new Map(), turns: new Map(), checkpoints: new Map(), operations: [] });
+        this.sessionsById.set(w.session, { order, generation: 0, body: w.body, messages: new Map(), turns: new Map(), checkpoints: new Map(), operations: [], snapshot: null });
         break;
       case 'updateSession': r.generation = w.generation; r.body = w.body; break;
       case 'appendMessage': r.messages.set(w.seq, [w.message, w.body]); break;
@@ -175,13 +209,14 @@ export class MemStoreHost {
       case 'putOperation': r.operations.push([order, w.operation, w.body]); break;
       case 'putJournal': this.journalRows.set(w.journal, [order, w.body]); break;
       case 'removeJournal': this.journalRows.delete(w.journal); break;
+      case 'putWorkspaceSnapshot': r.snapshot = w.body; break;
       case 'putCommandFact': this.commands.set(`${w.parent} ${w.command}`, w.body); break;
       case 'deleteBlob': this.blobMap.delete(w.hash); break;
       case 'deleteCheckpoint':
         for (const [seq, [id]] of r?.checkpoints ?? []) if (id === w.checkpoint) r.checkpoints.delete(seq);
         break;
       case 'deleteSession':
-        this.sessionsById.delete(w.session);
+        this.sessionsById.delete(w.session); // its workspace snapshot goes with it
         for (const [id, [, body]] of this.journalRows) if (JSON.parse(body).sessionId === w.session) this.journalRows.delete(id);
         for (const k of [...this.commands.keys()]) if (k.startsWith(`${w.session} `)) this.commands.delete(k);
         break;

@@ -71,6 +71,17 @@ test('the README Node example runs from a project that depends on the package', 
   fs.rmSync(dir, { recursive: true });
 });
 
+test('the README shell capture example records a sed and an rm, and rewinds them', () => {
+  const [, , shell] = readmeExamples();
+  assert.ok(shell, 'README has a shell capture example');
+  const dir = project();
+  fs.writeFileSync(path.join(dir, 'example.mjs'), shell);
+  const out = execFileSync(process.execPath, ['example.mjs'], { cwd: dir, encoding: 'utf8' });
+  const lines = out.split('\n').filter((l) => l !== '');
+  assert.deepEqual(lines, ["shell [ 'src/lib.rs' ] [ 'old.txt' ]", 'fn foo() {} true']);
+  fs.rmSync(dir, { recursive: true });
+});
+
 test('the README browser example runs against the web target', () => {
   const [, browser] = readmeExamples();
   assert.ok(browser, 'README has a browser example');

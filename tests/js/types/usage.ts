@@ -3,12 +3,15 @@
 import {
   Engine,
   type ApplyOutcome,
+  type CheckpointKind,
   type ErrorCode,
   type GcOutcome,
   type Preview,
   type RewindError,
+  type SnapshotOutcome,
   type StorageStats,
   type StoreHost,
+  type WorkspaceEntry,
   type WorkspaceHost,
 } from 'rewind-wasm';
 import init, { Engine as WebEngine } from 'rewind-wasm/web';
@@ -93,6 +96,27 @@ void ranged;
 // @ts-expect-error: a count is a number
 const badRanged: StoreHost = { ...store, messageCountIn: () => 'many' };
 void badRanged;
+
+// Shell capture: a workspace that lists its files with stat data, a store that keeps snapshots.
+const listed: WorkspaceHost = {
+  ...workspace,
+  list: (): WorkspaceEntry[] => [...files].map(([path, b]) => ({ path, size: b.length, mtimeMs: 1.5, ino: 7n })),
+  stat: (path) => (files.has(path) ? { path, size: 0, mtimeMs: 0, mode: 0o100644, kind: 'file' } : null),
+};
+const shot: SnapshotOutcome = Engine.inMemory({ workspace: listed }).snapshotWorkspace(id, { turnId, command: 'make' });
+const shotKind: 'shell' | 'external' | null = shot.kind;
+const shotPaths: string[] = [...shot.created, ...shot.modified, ...shot.deleted, ...shot.untracked.map((u) => u.reason)];
+const kinds: CheckpointKind[] = engine.checkpoints(id).map((c) => c.kind);
+const toolInput: string | undefined = engine.checkpoints(id)[0]?.toolInput;
+engine.previewFileRewind(id, { since: messageId, includeExternal: true });
+const modes = engine.operations(id).flatMap((o) => o.files ?? []).map((f) => f.beforeMode ?? f.afterMode);
+const keeping: StoreHost = { ...store, workspaceSnapshot: (sessionId: string) => store.session(sessionId) };
+void [shotKind, shotPaths, kinds, toolInput, modes, keeping];
+// @ts-expect-error: an entry is a file, a symlink or other
+const badEntry: WorkspaceEntry = { path: 'a', size: 1, mtimeMs: 1, kind: 'dir' };
+void badEntry;
+// @ts-expect-error: a snapshot belongs to a turn
+engine.snapshotWorkspace(id, { command: 'make' });
 
 async function browser(): Promise<void> {
   await init();

@@ -1,12 +1,13 @@
 //! The JavaScript hosts: duck-typed `extern "C"` bindings for the workspace and store objects a
-//! caller passes in, and the Rust ports (`Workspace`, `Store`, `StoreWrite`, `Clock`, `IdSource`)
-//! implemented over them.
+//! caller passes in, and the Rust ports (`Workspace`, `Scan`, `Store`, `StoreWrite`, `Clock`,
+//! `IdSource`) implemented over them.
 //!
 //! A callback that throws becomes a `HostError` (strings only, as the core wants), and the thrown
 //! value itself is kept in a shared [`Thrown`] slot so the error the call finally throws to JS
 //! carries it as `cause`.
 
 mod memory;
+mod scan;
 mod store;
 
 pub(crate) use memory::EmittingStore;
@@ -17,14 +18,16 @@ use js_sys::Uint8Array;
 use rewind_core::error::{HostError, HostErrorKind};
 use rewind_core::model::Millis;
 use rewind_core::path::WorkPath;
-use rewind_core::ports::{Clock, IdSource, Workspace};
+use rewind_core::ports::{Clock, IdSource, Scan, ScanEntry, Workspace};
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
 extern "C" {
-    /// `{ read(path), write(path, bytes), remove(path) }`.
+    /// `{ read(path), write(path, bytes), remove(path) }`, optionally `mode`, `setMode`, `list`
+    /// and `stat`.
     #[wasm_bindgen(typescript_type = "WorkspaceHost")]
     #[derive(Clone, Debug)]
     pub type WorkspaceHost;
@@ -177,11 +180,18 @@ fn describe(e: &JsValue) -> String {
 pub(crate) struct JsWorkspace {
     host: WorkspaceHost,
     thrown: Thrown,
+    /// For a host with `list` but no `stat`: one listing, by path, answering the `stat` calls
+    /// of one snapshot (see `scan`).
+    stat_index: Option<HashMap<WorkPath, ScanEntry>>,
 }
 
 impl JsWorkspace {
     pub(crate) fn new(host: WorkspaceHost, thrown: Thrown) -> Self {
-        Self { host, thrown }
+        Self {
+            host,
+            thrown,
+            stat_index: None,
+        }
     }
 }
 
@@ -241,10 +251,19 @@ impl Workspace for JsWorkspace {
         .map_err(|e| self.thrown.host_error(e))?;
         Ok(())
     }
+
+    /// Shell capture needs the host's optional `list()`; without it there is no scanner and
+    /// a snapshot is `unavailable`.
+    fn scanner(&mut self) -> Option<&mut dyn Scan> {
+        match self.can_scan() {
+            true => Some(self),
+            false => None,
+        }
+    }
 }
 
 impl JsWorkspace {
-    /// A method the host may leave out (`mode`, `setMode`).
+    /// A method the host may leave out (`mode`, `setMode`, `list`, `stat`).
     fn optional(&self, name: &str) -> Option<js_sys::Function> {
         js_sys::Reflect::get(&self.host, &JsValue::from_str(name))
             .ok()

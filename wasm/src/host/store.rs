@@ -2,6 +2,11 @@
 //! (`messagesIn`, `message`, …) when it has them and fall back to the port's defaults (built on
 //! the whole-session reads) when it does not. Seq ranges cross as `from, to` numbers with
 //! `to = null` for open-ended: `u64::MAX` is not a JS number.
+//!
+//! `workspaceSnapshot(sessionId)` is optional too, but has no fallback: no other read holds the
+//! row. Without it the store keeps no snapshots, so `snapshotWorkspace` refuses to start (a
+//! store that dropped them would make every snapshot a first one), and every other verb reads
+//! "no snapshot".
 
 use super::{StoreHost, Thrown};
 use crate::convert;
@@ -98,16 +103,28 @@ pub(crate) struct JsStore {
     host: StoreHost,
     thrown: Thrown,
     ranges: RangeCallbacks,
+    /// The optional `workspaceSnapshot(sessionId)`, looked up once.
+    workspace_snapshot: Option<Function>,
 }
 
 impl JsStore {
     pub(crate) fn new(host: StoreHost, thrown: Thrown) -> Self {
         let ranges = RangeCallbacks::of(&host);
+        let workspace_snapshot = js_sys::Reflect::get(&host, &"workspaceSnapshot".into())
+            .ok()
+            .filter(JsValue::is_function)
+            .map(JsCast::unchecked_into);
         Self {
             host,
             thrown,
             ranges,
+            workspace_snapshot,
         }
+    }
+
+    /// Whether the host keeps workspace snapshots (has `workspaceSnapshot`).
+    pub(crate) fn keeps_workspace_snapshots(&self) -> bool {
+        self.workspace_snapshot.is_some()
     }
 
     /// Call an optional callback with `args`.
@@ -225,9 +242,14 @@ impl Store for JsStore {
         let v = self.call(StoreHost::version)?;
         Self::decode("store.version", "a number", &v)
     }
-    // Placeholder until the JS store gains its workspace-snapshot callback (issue 13, helper).
-    fn workspace_snapshot(&self, _session: &SessionId) -> Result<Option<Row>, HostError> {
-        Ok(None)
+    fn workspace_snapshot(&self, session: &SessionId) -> Result<Option<Row>, HostError> {
+        // Without the callback the host never stored one (snapshotWorkspace refuses such a
+        // store up front), so there is none to find.
+        let Some(f) = &self.workspace_snapshot else {
+            return Ok(None);
+        };
+        let v = self.call_opt(f, &[session.as_str().into()])?;
+        self.row("store.workspaceSnapshot", &v)
     }
     fn message(&self, session: &SessionId, id: &MessageId) -> Result<Option<Row>, HostError> {
         let Some(f) = &self.ranges.message else {

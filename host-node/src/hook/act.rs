@@ -1,0 +1,346 @@
+//! What each event does to the store: a session bound to the agent's session, a prompt that
+//! starts a turn (and a snapshot that sees what the person changed since the last turn), exact
+//! before/after versions around file tools, snapshots around shell tools, and the turn's end.
+
+use super::event::{Action, Agent, Payload, Phase, Tool};
+use super::pending::{self, Before};
+use crate::DiskWorkspace;
+use crate::config::Config;
+use crate::native::{Access, NativeEngine, OpenOptions, open_with};
+use rewind_core::id::{SessionId, TurnId};
+use rewind_core::model::{AgentSession, CheckpointKind, Message, TurnStatus};
+use rewind_core::path::WorkPath;
+use rewind_core::ports::{SeqRange, Store, Workspace};
+use rewind_core::record::{
+    CompleteTurnOptions, EditChange, EditOptions, FailedCaptureOptions, PromptOptions,
+    ReplyOptions, SessionOptions,
+};
+use rewind_core::shell;
+use std::path::{Component, Path, PathBuf};
+
+/// Where the event happens.
+pub(super) struct Place {
+    pub(super) agent: Agent,
+    pub(super) root: PathBuf,
+    pub(super) db: PathBuf,
+    pub(super) cwd: PathBuf,
+}
+
+type Result<T> = std::result::Result<T, String>;
+
+fn say<E: std::fmt::Display>(e: E) -> String {
+    e.to_string()
+}
+
+fn open(place: &Place) -> Result<NativeEngine> {
+    let config = Config::load(&place.db).map_err(say)?;
+    let opts = OpenOptions {
+        access: Access::Record,
+        config,
+    };
+    Ok(open_with(&place.root, &place.db, opts).map_err(say)?.engine)
+}
+
+/// The rewind session recording the agent's session, made on its first event.
+fn session(e: &mut NativeEngine, place: &Place, agent_session: &str) -> Result<SessionId> {
+    let bound = AgentSession {
+        agent: place.agent.as_str().to_owned(),
+        session_id: agent_session.to_owned(),
+    };
+    let known = e.sessions().map_err(say)?;
+    if let Some(s) = known
+        .items
+        .iter()
+        .find(|s| s.agent.as_ref() == Some(&bound))
+    {
+        return Ok(s.id.clone());
+    }
+    let short: String = agent_session.chars().take(12).collect();
+    let opts = SessionOptions {
+        title: Some(format!("{} {short}", place.agent.as_str())),
+        workspace_label: None,
+        agent: Some(bound),
+    };
+    Ok(e.create_session(opts).map_err(say)?.id)
+}
+
+/// The session's running turn: the turn of its newest message, while it runs.
+fn running_turn(e: &NativeEngine, s: &SessionId) -> Result<Option<TurnId>> {
+    let rows = e
+        .store()
+        .last_messages_in(s, SeqRange::ALL, 1)
+        .map_err(say)?;
+    let Some(row) = rows.into_iter().next() else {
+        return Ok(None);
+    };
+    let message: Message = serde_json::from_str(&row.body).map_err(say)?;
+    let Some(turn) = message.turn_id else {
+        return Ok(None);
+    };
+    let t = rewind_core::load::turn(e.store(), s, &turn).map_err(say)?;
+    Ok((t.status == TurnStatus::Running).then_some(turn))
+}
+
+/// `raw` (absolute, or relative to the agent's cwd) as a workspace path; `None` outside it.
+pub(super) fn work_path(place: &Place, raw: &str) -> Option<WorkPath> {
+    let p = Path::new(raw);
+    let abs = if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        place.cwd.join(p)
+    };
+    let mut clean = PathBuf::new();
+    for c in abs.components() {
+        match c {
+            Component::ParentDir => {
+                clean.pop();
+            }
+            Component::CurDir => {}
+            c => clean.push(c),
+        }
+    }
+    let rel = match clean.strip_prefix(&place.root) {
+        Ok(rel) => rel.to_path_buf(),
+        // The agent may name the root through a link (/tmp vs /private/tmp): compare the
+        // nearest existing ancestor, resolved.
+        Err(_) => {
+            let mut base = clean.clone();
+            let mut rest = Vec::new();
+            while !base.exists() {
+                rest.push(base.file_name()?.to_owned());
+                base.pop();
+            }
+            let real = std::fs::canonicalize(&base).ok()?;
+            let mut rel = real.strip_prefix(&place.root).ok()?.to_path_buf();
+            rel.extend(rest.iter().rev());
+            rel
+        }
+    };
+    let parts: Option<Vec<&str>> = rel.components().map(|c| c.as_os_str().to_str()).collect();
+    WorkPath::parse(&parts?.join("/")).ok()
+}
+
+fn key<'a>(
+    place: &'a Place,
+    agent_session: &'a str,
+    tool: &'a Tool,
+    path: &'a WorkPath,
+) -> (&'a str, &'a str, &'a str, &'a str) {
+    let call = tool.call_id.as_deref().unwrap_or(tool.name.as_str());
+    (place.agent.as_str(), agent_session, call, path.as_str())
+}
+
+/// Before a file tool: keep each file's bytes and mode. Needs no store: fast.
+fn before_files(place: &Place, agent_session: &str, tool: &Tool, paths: &[WorkPath]) -> Result<()> {
+    let max = Config::load(&place.db).map_err(say)?.max_file_bytes;
+    let mut ws = DiskWorkspace::open(&place.root).map_err(say)?;
+    for path in paths {
+        let before = match ws.read(path) {
+            Ok(None) => Before::Absent,
+            Ok(Some(b)) if b.len() as u64 > max => Before::Unknown {
+                reason: "too_large".into(),
+            },
+            Ok(Some(b)) => Before::present(&b, ws.mode(path).unwrap_or(None)),
+            Err(e) => Before::Unknown {
+                reason: format!("read_failed: {e}"),
+            },
+        };
+        pending::keep(&place.db, key(place, agent_session, tool, path), &before)?;
+    }
+    Ok(())
+}
+
+fn snapshot(
+    e: &mut NativeEngine,
+    s: &SessionId,
+    turn: &TurnId,
+    tool: &Tool,
+    command: Option<String>,
+) -> Result<shell::Outcome> {
+    let opts = shell::Options {
+        turn_id: turn.clone(),
+        command,
+        tool_name: Some(tool.name.clone()),
+        tool_call_id: tool.call_id.clone(),
+        tool_message_id: None,
+    };
+    e.snapshot_workspace(s, opts).map_err(say)
+}
+
+/// After a file tool: record each file's exact change in one checkpoint.
+fn after_files(
+    e: &mut NativeEngine,
+    place: &Place,
+    agent_session: &str,
+    s: &SessionId,
+    turn: &TurnId,
+    tool: &Tool,
+    paths: &[WorkPath],
+) -> Result<()> {
+    let mut changes = Vec::new();
+    let mut missed = false;
+    for path in paths {
+        let kept = pending::take(&place.db, key(place, agent_session, tool, path));
+        let (before, before_mode) = match kept {
+            Some(Ok(b)) => match b.bytes() {
+                Ok(v) => v,
+                Err(reason) => {
+                    let opts = FailedCaptureOptions {
+                        turn_id: turn.clone(),
+                        tool_name: tool.name.clone(),
+                        path: path.to_string(),
+                        reason,
+                    };
+                    e.record_failed_capture(s, opts).map_err(say)?;
+                    continue;
+                }
+            },
+            Some(Err(why)) => return Err(why),
+            None => {
+                missed = true;
+                continue;
+            }
+        };
+        let after = e.workspace_mut().read(path).map_err(say)?;
+        let after_mode = match &after {
+            Some(_) => e.workspace_mut().mode(path).unwrap_or(None),
+            None => None,
+        };
+        if before == after && (before_mode == after_mode || before.is_none()) {
+            continue; // the tool changed nothing (it failed, or wrote the same bytes)
+        }
+        changes.push(EditChange {
+            path: path.to_string(),
+            before,
+            after,
+            patch: None,
+            before_mode,
+            after_mode,
+        });
+    }
+    if !changes.is_empty() {
+        let kind = match changes.iter().all(|c| c.before.is_none()) {
+            true => CheckpointKind::Write,
+            false => CheckpointKind::Edit,
+        };
+        let opts = EditOptions {
+            turn_id: turn.clone(),
+            tool_name: tool.name.clone(),
+            tool_call_id: tool.call_id.clone(),
+            tool_message_id: None,
+            kind,
+            changes,
+        };
+        e.record_edit(s, opts).map_err(say)?;
+    }
+    if missed {
+        // No before-state was kept (the before event did not run): the turn's snapshots know
+        // what the file held when the turn began, so the next snapshot records the change.
+        snapshot(e, s, turn, tool, None)?;
+    }
+    Ok(())
+}
+
+/// The last reply, best effort, from the end of Claude Code's transcript (older versions do
+/// not send it with the event; the format is internal, so anything unexpected is no reply).
+fn transcript_reply(p: &Payload) -> Option<String> {
+    let bytes = std::fs::read(p.transcript_path.as_ref()?).ok()?;
+    let tail = &bytes[bytes.len().saturating_sub(1 << 20)..];
+    String::from_utf8_lossy(tail)
+        .lines()
+        .rev()
+        .find_map(|line| {
+            let v: serde_json::Value = serde_json::from_str(line).ok()?;
+            (v.get("type")?.as_str()? == "assistant").then_some(())?;
+            let parts = v.get("message")?.get("content")?.as_array()?;
+            let texts: Vec<&str> = parts
+                .iter()
+                .filter(|c| c.get("type").and_then(|t| t.as_str()) == Some("text"))
+                .filter_map(|c| c.get("text")?.as_str())
+                .collect();
+            (!texts.is_empty()).then(|| texts.join("\n"))
+        })
+}
+
+/// Do what the event asks. `Ok(Some(session))`: the session written to.
+pub(super) fn act(
+    place: &Place,
+    p: &Payload,
+    ev: super::event::Event,
+) -> Result<Option<SessionId>> {
+    use super::event::Event;
+    let agent_session = p
+        .session_id
+        .clone()
+        .ok_or("the payload has no session_id")?;
+    if let Event::Tool(Phase::Before, tool) = &ev
+        && let Action::Files(raw) = &tool.action
+    {
+        let paths: Vec<WorkPath> = raw.iter().filter_map(|r| work_path(place, r)).collect();
+        before_files(place, &agent_session, tool, &paths)?;
+        return Ok(None);
+    }
+    let mut e = open(place)?;
+    let s = session(&mut e, place, &agent_session)?;
+    match ev {
+        Event::Ignored(_) | Event::Start => {}
+        Event::Prompt(prompt) => {
+            let opts = PromptOptions {
+                text: prompt,
+                payload: None,
+            };
+            let turn = e.record_prompt(&s, opts).map_err(say)?.turn_id;
+            // What changed since the last turn is the person's: seen now, before the agent acts.
+            let start = Tool {
+                name: "turn-start".into(),
+                call_id: None,
+                action: Action::Files(Vec::new()),
+            };
+            snapshot(&mut e, &s, &turn, &start, None)?;
+        }
+        Event::Tool(phase, tool) => {
+            let Some(turn) = running_turn(&e, &s)? else {
+                return Err(format!(
+                    "{} outside a running turn: not recorded",
+                    tool.name
+                ));
+            };
+            match (&tool.action, phase) {
+                (Action::Files(raw), _) => {
+                    let paths: Vec<WorkPath> =
+                        raw.iter().filter_map(|r| work_path(place, r)).collect();
+                    after_files(&mut e, place, &agent_session, &s, &turn, &tool, &paths)?;
+                }
+                (Action::Shell(_), Phase::Before) => {
+                    snapshot(&mut e, &s, &turn, &tool, None)?;
+                }
+                (Action::Shell(command), Phase::After) => {
+                    let command = Some(command.clone());
+                    snapshot(&mut e, &s, &turn, &tool, command)?;
+                }
+            }
+        }
+        Event::Stop(said) => {
+            let Some(turn) = running_turn(&e, &s)? else {
+                return Ok(Some(s)); // already ended (a Stop hook that ran twice)
+            };
+            let reply = said.or_else(|| transcript_reply(p));
+            if let Some(reply) = reply.filter(|t| !t.trim().is_empty()) {
+                let opts = ReplyOptions {
+                    turn_id: turn.clone(),
+                    text: reply,
+                    error: false,
+                    payload: None,
+                };
+                e.record_reply(&s, opts).map_err(say)?;
+            }
+            let opts = CompleteTurnOptions {
+                turn_id: turn,
+                failed: false,
+                round_count: None,
+            };
+            e.complete_turn(&s, opts).map_err(say)?;
+        }
+    }
+    Ok(Some(s))
+}

@@ -1,0 +1,178 @@
+//! One hook event as each agent documents it, turned into what rewind does with it. Unknown
+//! fields are ignored; an unknown event or tool is `Ignored`, never an error: agents add both
+//! over time, and a hook must keep working when they do.
+//!
+//! Claude Code: `SessionStart`, `UserPromptSubmit` (`prompt`), `PreToolUse` / `PostToolUse`
+//! (`tool_name`, `tool_input`, `tool_use_id`), `Stop` (`last_assistant_message`). Gemini CLI:
+//! `SessionStart`, `BeforeAgent` (`prompt`), `BeforeTool` / `AfterTool`, `AfterAgent`
+//! (`prompt_response`). Qwen Code: Claude's event names with Gemini-style tool names.
+
+use serde::Deserialize;
+use serde_json::Value;
+use std::path::PathBuf;
+
+/// The agents whose hooks `rewind hook` speaks (their settings tables live with the enum).
+pub use crate::agents::Agent;
+
+/// The fields rewind reads; every agent sends more.
+#[derive(Debug, Default, Deserialize)]
+pub(super) struct Payload {
+    #[serde(default)]
+    pub(super) session_id: Option<String>,
+    #[serde(default)]
+    pub(super) cwd: Option<PathBuf>,
+    #[serde(default)]
+    pub(super) hook_event_name: Option<String>,
+    #[serde(default)]
+    pub(super) prompt: Option<String>,
+    #[serde(default)]
+    pub(super) tool_name: Option<String>,
+    #[serde(default)]
+    pub(super) tool_input: Option<Value>,
+    #[serde(default)]
+    pub(super) tool_use_id: Option<String>,
+    #[serde(default)]
+    pub(super) last_assistant_message: Option<String>,
+    #[serde(default)]
+    pub(super) prompt_response: Option<String>,
+    #[serde(default)]
+    pub(super) transcript_path: Option<PathBuf>,
+}
+
+/// Before or after a tool ran.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Phase {
+    Before,
+    After,
+}
+
+/// What a tool does to the workspace, as far as rewind cares.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Action {
+    /// It writes these files (paths as the agent gave them: absolute, or relative to `cwd`).
+    Files(Vec<String>),
+    /// It runs this shell command.
+    Shell(String),
+}
+
+/// A tool call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Tool {
+    pub(super) name: String,
+    pub(super) call_id: Option<String>,
+    pub(super) action: Action,
+}
+
+/// What the event asks of rewind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Event {
+    Start,
+    Prompt(String),
+    Tool(Phase, Tool),
+    Stop(Option<String>),
+    Ignored(String),
+}
+
+fn text_field(input: Option<&Value>, key: &str) -> Option<String> {
+    input?.get(key)?.as_str().map(str::to_owned)
+}
+
+/// The tool's effect, by its documented name and input fields.
+fn action(agent: Agent, name: &str, input: Option<&Value>) -> Option<Action> {
+    let file = |key: &str| text_field(input, key).map(|p| Action::Files(vec![p]));
+    let shell = || text_field(input, "command").map(Action::Shell);
+    match (agent, name) {
+        (Agent::ClaudeCode, "Write" | "Edit" | "MultiEdit") => file("file_path"),
+        (Agent::ClaudeCode, "NotebookEdit") => file("notebook_path"),
+        (Agent::ClaudeCode, "Bash" | "PowerShell") => shell(),
+        (Agent::GeminiCli, "write_file" | "replace") => file("file_path"),
+        (Agent::GeminiCli, "run_shell_command") => shell(),
+        (Agent::QwenCode, "write_file" | "edit" | "Write" | "Edit") => file("file_path"),
+        (Agent::QwenCode, "notebook_edit" | "NotebookEdit") => file("notebook_path"),
+        (Agent::QwenCode, "run_shell_command" | "Bash") => shell(),
+        _ => None,
+    }
+}
+
+/// What `p` means for `agent`; `event` (from `--event`) wins over the payload's own name.
+pub(super) fn event(agent: Agent, p: &Payload, event: Option<&str>) -> Event {
+    let Some(name) = event.or(p.hook_event_name.as_deref()) else {
+        return Event::Ignored("the payload names no event (pass --event)".into());
+    };
+    let tool = |phase| {
+        let Some(tool) = p.tool_name.as_deref() else {
+            return Event::Ignored(format!("{name} without tool_name"));
+        };
+        match action(agent, tool, p.tool_input.as_ref()) {
+            Some(action) => Event::Tool(
+                phase,
+                Tool {
+                    name: tool.to_owned(),
+                    call_id: p.tool_use_id.clone(),
+                    action,
+                },
+            ),
+            None => Event::Ignored(format!("tool {tool} changes no files")),
+        }
+    };
+    let prompt = || match &p.prompt {
+        Some(text) => Event::Prompt(text.clone()),
+        None => Event::Ignored(format!("{name} without prompt")),
+    };
+    match (agent, name) {
+        (_, "SessionStart") => Event::Start,
+        (Agent::ClaudeCode | Agent::QwenCode, "UserPromptSubmit") => prompt(),
+        (Agent::GeminiCli, "BeforeAgent") => prompt(),
+        (Agent::ClaudeCode | Agent::QwenCode, "PreToolUse") => tool(Phase::Before),
+        // A failed tool may still have written part of its change.
+        (Agent::ClaudeCode | Agent::QwenCode, "PostToolUse" | "PostToolUseFailure") => {
+            tool(Phase::After)
+        }
+        (Agent::GeminiCli, "BeforeTool") => tool(Phase::Before),
+        (Agent::GeminiCli, "AfterTool") => tool(Phase::After),
+        (Agent::ClaudeCode | Agent::QwenCode, "Stop") => {
+            Event::Stop(p.last_assistant_message.clone())
+        }
+        (Agent::GeminiCli, "AfterAgent") => Event::Stop(p.prompt_response.clone()),
+        _ => Event::Ignored(format!("event {name} is not one rewind records")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::Stage;
+
+    /// Every event `rewind init` installs, with every tool its matcher names, means to the hook
+    /// what the agents table says it means.
+    #[test]
+    fn the_hook_records_every_event_and_tool_init_installs() {
+        let input = serde_json::json!({ "file_path": "a", "notebook_path": "a", "command": "ls" });
+        for agent in Agent::ALL {
+            for e in agent.events() {
+                let tools: Vec<Option<&str>> = match e.matcher {
+                    Some(m) => m.split('|').map(Some).collect(),
+                    None => vec![None],
+                };
+                for tool in tools {
+                    let p = Payload {
+                        hook_event_name: Some(e.name.to_owned()),
+                        prompt: Some("p".to_owned()),
+                        tool_name: tool.map(str::to_owned),
+                        tool_input: Some(input.clone()),
+                        ..Payload::default()
+                    };
+                    let ev = event(agent, &p, None);
+                    let ok = match e.stage {
+                        Stage::SessionStart => matches!(ev, Event::Start),
+                        Stage::Prompt => matches!(ev, Event::Prompt(_)),
+                        Stage::BeforeTool => matches!(ev, Event::Tool(Phase::Before, _)),
+                        Stage::AfterTool => matches!(ev, Event::Tool(Phase::After, _)),
+                        Stage::TurnEnd => matches!(ev, Event::Stop(_)),
+                    };
+                    assert!(ok, "{agent} {} {tool:?}: {ev:?}", e.name);
+                }
+            }
+        }
+    }
+}
