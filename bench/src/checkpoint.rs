@@ -6,6 +6,7 @@
 use crate::corpus::Corpus;
 use crate::harness::{Result, child_peak_kib, fmt_bytes, measure, measure_children, ratio, run};
 use crate::report::{Met, Table};
+use crate::shadow::{ShadowGit, db_bytes, du, remove_db};
 use crate::workload::{self, Change};
 use rewind_core::id::SessionId;
 use rewind_core::testkit::MemStore;
@@ -15,64 +16,6 @@ use rewind_host::{
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-/// The shadow repository, driven as the agents drive theirs.
-struct ShadowGit {
-    git_dir: PathBuf,
-    work_tree: PathBuf,
-}
-
-impl ShadowGit {
-    /// `git --git-dir … --work-tree …` with identity set and user/system config ignored.
-    /// Auto-gc is off so no sample pays for packing the 10,000 loose objects (which favours git).
-    fn cmd(&self) -> Command {
-        let mut c = Command::new("git");
-        c.env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_CONFIG_GLOBAL", "/dev/null")
-            .arg(format!("--git-dir={}", self.git_dir.display()))
-            .arg(format!("--work-tree={}", self.work_tree.display()))
-            .args([
-                "-c",
-                "user.name=rewind-bench",
-                "-c",
-                "user.email=bench@example.invalid",
-                "-c",
-                "gc.auto=0",
-                "-c",
-                "core.autocrlf=false",
-            ])
-            .current_dir(&self.work_tree);
-        c
-    }
-    fn init(&self) -> Result<()> {
-        let _ = std::fs::remove_dir_all(&self.git_dir);
-        run(self.cmd().args(["init", "-q"]))?;
-        Ok(())
-    }
-    /// `add -A` + `commit`: two whole processes.
-    fn snapshot(&self, msg: &str) -> Result<()> {
-        run(self.cmd().args(["add", "-A"]))?;
-        run(self
-            .cmd()
-            .args(["commit", "-q", "--allow-empty", "--no-verify", "-m", msg]))?;
-        Ok(())
-    }
-    fn head(&self) -> Result<String> {
-        let out = run(self.cmd().args(["rev-parse", "HEAD"]))?;
-        Ok(String::from_utf8(out.stdout)?.trim().to_owned())
-    }
-    /// Peak RSS of one `add -A` (the heavier of the two processes) via `/usr/bin/time`.
-    fn add_peak_kib(&self) -> Option<u64> {
-        let args: Vec<OsString> = self
-            .cmd()
-            .get_args()
-            .map(ToOwned::to_owned)
-            .chain(["add".into(), "-A".into()])
-            .collect();
-        let refs: Vec<&std::ffi::OsStr> = args.iter().map(OsString::as_os_str).collect();
-        child_peak_kib("git", &refs, &self.work_tree)
-    }
-}
 
 /// The three real files one turn edits, with their original bytes.
 struct Edited {
@@ -124,35 +67,6 @@ impl Edited {
         }
         Ok(())
     }
-}
-
-fn remove_db(db: &Path) {
-    for suffix in ["", "-wal", "-shm"] {
-        let mut p = db.as_os_str().to_owned();
-        p.push(suffix);
-        let _ = std::fs::remove_file(PathBuf::from(p));
-    }
-}
-
-fn db_bytes(db: &Path) -> u64 {
-    ["", "-wal", "-shm"]
-        .iter()
-        .map(|suffix| {
-            let mut p = db.as_os_str().to_owned();
-            p.push(suffix);
-            std::fs::metadata(PathBuf::from(p)).map_or(0, |m| m.len())
-        })
-        .sum()
-}
-
-/// `du -s` of a directory: (apparent bytes, allocated bytes).
-fn du(dir: &Path) -> Result<(u64, u64)> {
-    let field = |args: &[&str]| -> Result<u64> {
-        let out = run(Command::new("du").args(args).arg(dir))?;
-        let text = String::from_utf8(out.stdout)?;
-        Ok(text.split_whitespace().next().unwrap_or("0").parse()?)
-    };
-    Ok((field(&["-sb"])?, field(&["-sk"])? * 1024))
 }
 
 /// The `rewind` CLI over the same workspace and database: one whole process per call.
