@@ -424,3 +424,21 @@ fn previews_say_which_files_are_too_large_for_line_counts() {
         "{text}"
     );
 }
+
+#[test]
+fn a_bare_database_file_name_lives_in_the_current_directory() {
+    let b = Bench::new();
+    let out = b
+        .command()
+        .current_dir(b.ws())
+        .args(["--db", "here.db", "--json", "session", "new"])
+        .output()
+        .expect("run");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(b.path("here.db").is_file());
+    assert!(b.path("current-session").is_file());
+}

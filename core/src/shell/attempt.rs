@@ -6,7 +6,7 @@ use super::diff::{diff, expected};
 use super::manifest::{Manifest, State};
 use super::record::{Changed, changes};
 use super::take::{Taken, take};
-use super::{Error, FLUSH_BYTES, Options, Outcome, Progress, UntrackedFile, committed, scanner};
+use super::{Error, Options, Outcome, Progress, UntrackedFile, committed, scanner};
 use crate::batch::{Batch, Precondition, Write};
 use crate::ctx::Ports;
 use crate::hash::ContentHash;
@@ -14,8 +14,7 @@ use crate::id::SessionId;
 use crate::load::{self, decode_rows, encode};
 use crate::model::{Checkpoint, CheckpointKind, Operation, WorkspaceSnapshot};
 use crate::path::WorkPath;
-use crate::ports::SeqRange;
-use std::collections::BTreeSet;
+use crate::ports::{SeqRange, Store, StoreWrite};
 
 /// What the session's previous snapshot left.
 struct Previous {
@@ -58,43 +57,49 @@ fn keep_tracked(
     Ok(())
 }
 
-/// Store the contents read this time that the store lacks, in batches of bounded size ahead
-/// of the main one (content-addressed rows nothing names yet: harmless if the snapshot then
-/// loses its race). Returns the hashes newly stored.
-fn store_contents(
-    p: &mut Ports<'_>,
+/// Move the contents read so far that the store lacks into `batch` (recording them in
+/// `taken.added`). The new version of a file is most like the one it replaced, so that one is
+/// named as the base a store may keep it as a delta against.
+fn stash(
+    store: &dyn Store,
     taken: &mut Taken,
-    prev: Option<&Manifest>,
+    hint: Option<&Manifest>,
     batch: &mut Batch,
-) -> Result<BTreeSet<ContentHash>, Error> {
-    let mut added = BTreeSet::new();
-    let mut pending = 0usize;
-    for fresh in std::mem::take(&mut taken.fresh) {
-        if p.store.has_blob(&fresh.hash).map_err(Error::Store)? {
+) -> Result<(), Error> {
+    for fresh in taken.take_fresh() {
+        if store.has_blob(&fresh.hash).map_err(Error::Store)? {
             continue;
         }
-        // The new version is most like the one it replaced: a store may keep it as a delta.
-        let base = prev
+        let base = hint
             .and_then(|m| m.entries.get(&fresh.path))
             .and_then(|e| match &e.state {
                 State::Tracked(v) if v.hash != fresh.hash => Some(v.hash.clone()),
                 _ => None,
             });
-        pending += fresh.bytes.len();
-        added.insert(fresh.hash.clone());
+        taken.added.insert(fresh.hash.clone());
         batch.push(Write::PutBlob {
             hash: fresh.hash,
             bytes: fresh.bytes,
             base,
         });
-        if pending >= FLUSH_BYTES {
-            p.store
-                .commit(std::mem::take(batch))
-                .map_err(Error::Commit)?;
-            pending = 0;
-        }
     }
-    Ok(added)
+    Ok(())
+}
+
+/// Commit what was read so far in a batch of its own, so a first snapshot of a big tree holds
+/// at most `FLUSH_BYTES` of contents: content-addressed rows nothing names yet, harmless if
+/// the snapshot then loses its race.
+fn spill(
+    store: &mut dyn StoreWrite,
+    taken: &mut Taken,
+    hint: Option<&Manifest>,
+) -> Result<(), Error> {
+    let mut batch = Batch::new();
+    stash(store, taken, hint, &mut batch)?;
+    if batch.writes.is_empty() {
+        return Ok(());
+    }
+    store.commit(batch).map_err(Error::Commit)
 }
 
 fn untracked_of(manifest: &Manifest, unlisted: Vec<crate::ports::Unlisted>) -> Vec<UntrackedFile> {
@@ -155,13 +160,16 @@ pub(super) fn attempt(
     let cache = prev.as_ref().map(|v| &v.manifest).or(other.as_ref());
     let listing = scanner(p).list().map_err(Error::Scan)?;
     let max = p.limits.max_file_bytes;
+    let store = &mut *p.store;
+    let mut spill_to_store = |t: &mut Taken| spill(store, t, cache);
+    let walked = (listing.entries, listing.started_ns);
     let mut taken = take(
         p.workspace,
-        listing.entries,
-        listing.started_ns,
+        walked,
         cache,
         max,
         progress,
+        &mut spill_to_store,
     )?;
     if let Some(v) = &prev {
         keep_tracked(p, &mut taken, &v.manifest, max)?;
@@ -201,12 +209,8 @@ pub(super) fn attempt(
         )));
     }
     let mut batch = Batch::new();
-    let added = store_contents(
-        p,
-        &mut taken,
-        prev.as_ref().map(|v| &v.manifest),
-        &mut batch,
-    )?;
+    stash(p.store, &mut taken, cache, &mut batch)?;
+    let added = std::mem::take(&mut taken.added);
     let prev_ref = prev
         .as_ref()
         .map(|v| (&v.manifest, &v.head.manifest, v.depth));

@@ -2,7 +2,7 @@
 //! data changed since the manifest used as the stat cache, or whose last read was racy.
 
 use super::manifest::{Entry, Manifest, State, Untracked};
-use super::{Error, Progress};
+use super::{Error, FLUSH_BYTES, Progress};
 use crate::hash::ContentHash;
 use crate::model::FileVersion;
 use crate::path::WorkPath;
@@ -38,6 +38,10 @@ pub(crate) struct Taken {
     /// Files re-read only because their last read was racy.
     pub(crate) racy: u64,
     seen: BTreeSet<ContentHash>,
+    /// Bytes held in `fresh`.
+    fresh_bytes: usize,
+    /// Contents newly stored by this snapshot (spilled ahead, or in its final batch).
+    pub(crate) added: BTreeSet<ContentHash>,
     /// Entries of the walk, in its (sorted) order: the manifest is built from them in one go.
     staged: Vec<(WorkPath, Entry)>,
     staging: bool,
@@ -69,6 +73,12 @@ impl Taken {
                 self.manifest.entries.insert(path, entry);
             }
         }
+    }
+
+    /// The contents read since the last call, to be stored.
+    pub(crate) fn take_fresh(&mut self) -> Vec<Fresh> {
+        self.fresh_bytes = 0;
+        std::mem::take(&mut self.fresh)
     }
 
     /// How many paths the manifest holds.
@@ -121,6 +131,7 @@ impl Taken {
             mode: stat.mode.map(|m| m & 0o7777),
         };
         if self.seen.insert(hash.clone()) {
+            self.fresh_bytes += bytes.len();
             self.fresh.push(Fresh {
                 path: path.clone(),
                 hash,
@@ -137,11 +148,11 @@ impl Taken {
 /// walk no longer lists but that still exist (ignored since, yet tracked).
 pub(crate) fn take(
     ws: &mut dyn Workspace,
-    entries: Vec<ScanEntry>,
-    started_ns: i64,
+    (entries, started_ns): (Vec<ScanEntry>, i64),
     cache: Option<&Manifest>,
     max: u64,
     progress: &mut dyn FnMut(Progress),
+    spill: &mut dyn FnMut(&mut Taken) -> Result<(), Error>,
 ) -> Result<Taken, Error> {
     let mut taken = Taken {
         staging: true,
@@ -151,6 +162,9 @@ pub(crate) fn take(
     let total = entries.len() as u64;
     for (i, entry) in entries.into_iter().enumerate() {
         taken.add(ws, entry, cache, max)?;
+        if taken.fresh_bytes >= FLUSH_BYTES {
+            spill(&mut taken)?;
+        }
         if i % 256 == 255 {
             progress(Progress {
                 done: i as u64 + 1,

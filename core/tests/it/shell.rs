@@ -379,3 +379,31 @@ fn manifests_are_stored_as_small_deltas() {
         size(&full)
     );
 }
+
+#[test]
+fn a_big_first_snapshot_stores_its_contents_in_bounded_batches() {
+    let mut e = engine();
+    for i in 0..40u8 {
+        e.workspace_mut()
+            .put(&format!("blob{i}.bin"), vec![i; 1 << 20]);
+    }
+    let s = session(&mut e);
+    let (t, p) = prompt(&mut e, &s, "go");
+    let version = |e: &MemEngine| rewind_core::ports::Store::version(e.store()).expect("version");
+    let before = version(&e);
+    let first = snap(&mut e, &s, &t, None);
+    assert_eq!(first.files, 40);
+    // 40 MiB of new content: at least one batch of its own ahead of the snapshot's own.
+    assert!(
+        version(&e) - before >= 2,
+        "{} commits",
+        version(&e) - before
+    );
+    e.workspace_mut().put("blob3.bin", "small now");
+    snap(&mut e, &s, &t, Some("truncate"));
+    apply_since(&mut e, &s, &p);
+    assert_eq!(
+        e.workspace().get("blob3.bin"),
+        Some(&vec![3u8; 1 << 20][..])
+    );
+}

@@ -36,6 +36,12 @@ pub(super) fn replace_unsynced(
         let e = io::Error::new(io::ErrorKind::InvalidInput, "no parent directory");
         return Err(("cannot write", e));
     };
+    // A bare file name (`--db rewind.db`) lives in the current directory.
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
     let tmp = temp_path(dir, &name.to_string_lossy());
     let file = OpenOptions::new()
         .write(true)

@@ -301,7 +301,11 @@ pub(super) fn put(
         ])
     })
     .map_err(fail)?;
-    recent.keep(hash.as_str(), content);
+    // A version written after another is the likely base of the next one; a first version
+    // (a workspace snapshot stores thousands) is not worth the copy.
+    if hint.is_some() {
+        recent.keep(hash.as_str(), content);
+    }
     Ok(())
 }
 

@@ -13,10 +13,28 @@ const MIN_SIZE: usize = 64;
 /// zstd's default level.
 const LEVEL: i32 = 3;
 
+thread_local! {
+    /// One compression context per thread, reused: setting one up costs more than compressing
+    /// a small file (a first workspace snapshot stores thousands).
+    static COMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Compressor<'static>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+fn compress(bytes: &[u8]) -> std::io::Result<Vec<u8>> {
+    COMPRESSOR.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let cx = match slot.as_mut() {
+            Some(cx) => cx,
+            None => slot.insert(zstd::bulk::Compressor::new(LEVEL)?),
+        };
+        cx.compress(bytes)
+    })
+}
+
 /// `(codec, stored bytes)` for content about to be stored.
 pub(super) fn encode(bytes: &[u8]) -> (&'static str, std::borrow::Cow<'_, [u8]>) {
     if bytes.len() >= MIN_SIZE
-        && let Ok(packed) = zstd::bulk::compress(bytes, LEVEL)
+        && let Ok(packed) = compress(bytes)
         // Keep the raw bytes unless compression saves at least an eighth: decoding costs time.
         && packed.len() + bytes.len() / 8 < bytes.len()
     {

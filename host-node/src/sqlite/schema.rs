@@ -212,6 +212,10 @@ pub(super) fn configure(conn: &Connection, what: &str, file: bool) -> Result<(),
     conn.busy_timeout(BUSY_TIMEOUT).map_err(fail)?;
     if file {
         enable_wal(conn, what)?;
+        // A big batch (a first workspace snapshot, a fork) grows the WAL; once checkpointed it
+        // is cut back to this instead of keeping its high-water size on disk.
+        conn.pragma_update(None, "journal_size_limit", 4 << 20)
+            .map_err(fail)?;
     }
     // FULL until a commit picks its own durability (`write::sync_for`): migrations and anything
     // before the first batch are on disk when they return.
