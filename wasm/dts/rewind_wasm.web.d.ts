@@ -238,6 +238,8 @@ export interface SessionOptions {
     /** Defaults to "Untitled session"; at most 500 characters. */
     title?: string | null;
     workspaceLabel?: string | null;
+    /** The agent session it records (what `rewind hook` sets). */
+    agent?: AgentSession | null;
 }
 export interface PromptOptions {
     text: string;
@@ -375,6 +377,12 @@ export interface SeqRange {
     start: number;
     end: number | null;
 }
+
+/** An agent's own session, as its hooks name it. */
+export interface AgentSession {
+    agent: string;
+    sessionId: string;
+}
 export interface Session {
     id: string;
     parentId: string | null;
@@ -382,6 +390,8 @@ export interface Session {
     title: string;
     traceId: string;
     workspaceLabel: string | null;
+    /** The agent session it records, when an agent's hooks made it. */
+    agent?: AgentSession;
     createdAt: Millis;
     branch: { ranges: SeqRange[] };
     generation: number;
