@@ -476,27 +476,9 @@ fn installed(settings: &Value, event: &str, tool: Option<&str>) -> String {
 /// another directory, with no rewind options.
 #[cfg(unix)]
 fn run_hook(command: &str, payload: &Value) {
-    use std::io::Write as _;
-    use std::process::Stdio;
-    let mut child = std::process::Command::new("sh")
-        .args(["-c", command])
-        .current_dir(std::env::temp_dir())
-        .env_remove("REWIND_DB")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let body = serde_json::to_vec(payload).expect("json");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(&body)
-        .expect("write");
-    let out = child.wait_with_output().expect("wait");
-    assert_eq!(out.status.code(), Some(0), "{payload}");
-    assert_eq!(out.stdout, b"{}\n", "{payload}");
+    let mut sh = std::process::Command::new("sh");
+    sh.args(["-c", command]);
+    common::expect_hook_continues(sh, payload);
 }
 
 /// What `init` installs drives `rewind hook`: a shell command that fails after changing a file

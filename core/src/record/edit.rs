@@ -26,6 +26,15 @@ pub struct EditChange {
     pub after_mode: Option<u32>,
 }
 
+/// The kind of a tool call that made `changes`: one that only created files wrote them; one
+/// that changed any existing file edited.
+pub fn kind_for(changes: &[EditChange]) -> CheckpointKind {
+    match changes.iter().all(|c| c.before.is_none()) {
+        true => CheckpointKind::Write,
+        false => CheckpointKind::Edit,
+    }
+}
+
 /// Options of [`edit`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EditOptions {

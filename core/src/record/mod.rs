@@ -16,7 +16,7 @@ pub use message::{
 pub use session::{SessionOptions, create_session};
 pub use turn::{CompleteTurnOptions, CompleteTurnOutcome};
 
-pub use edit::{edit, failed_capture};
+pub use edit::{edit, failed_capture, kind_for};
 pub use message::{compaction, notice, prompt, reply};
 pub use turn::complete_turn;
 

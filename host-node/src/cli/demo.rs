@@ -6,7 +6,7 @@ use super::{CliError, Context, Report, parse_id};
 use crate::native::{NativeEngine, default_db_path, open};
 use rewind_core::files::{ApplyOptions, TargetOptions};
 use rewind_core::id::{MessageId, SessionId, TurnId};
-use rewind_core::model::{CheckpointKind, Policy};
+use rewind_core::model::Policy;
 use rewind_core::record::{
     CompleteTurnOptions, EditChange, EditOptions, PromptOptions, ReplyOptions, SessionOptions,
 };
@@ -103,11 +103,6 @@ impl Demo {
     ) -> Result<String, CliError> {
         let before = self.file(path);
         self.put(path, after)?;
-        let kind = if before.is_none() {
-            CheckpointKind::Write
-        } else {
-            CheckpointKind::Edit
-        };
         let change = EditChange {
             path: path.into(),
             before,
@@ -121,7 +116,7 @@ impl Demo {
             tool_name: tool.into(),
             tool_call_id: None,
             tool_message_id: None,
-            kind,
+            kind: rewind_core::record::kind_for(std::slice::from_ref(&change)),
             changes: vec![change],
         };
         let out = self.engine.record_edit(&self.session, opts)?;

@@ -19,7 +19,6 @@ use super::{Access, CliError, Context, Report, SessionArg, parse_id};
 use crate::native::NativeEngine;
 use base64::Engine as _;
 use rewind_core::ErrorKind;
-use rewind_core::model::CheckpointKind;
 use rewind_core::path::WorkPath;
 use rewind_core::ports::Workspace;
 use rewind_core::record::{EditChange, EditOptions};
@@ -285,12 +284,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
             (a.tool, a.tool_call_id, vec![change])
         }
     };
-    // A tool that only created files wrote them; one that changed any existing file edited.
-    let kind = if changes.iter().all(|c| c.before.is_none()) {
-        CheckpointKind::Write
-    } else {
-        CheckpointKind::Edit
-    };
+    let kind = rewind_core::record::kind_for(&changes);
     let opts = EditOptions {
         turn_id,
         tool_name: tool.unwrap_or_else(|| "Edit".to_owned()),

@@ -8,7 +8,7 @@ use crate::DiskWorkspace;
 use crate::config::Config;
 use crate::native::{Access, NativeEngine, OpenOptions, open_with};
 use rewind_core::id::{SessionId, TurnId};
-use rewind_core::model::{AgentSession, CheckpointKind, Message, TurnStatus};
+use rewind_core::model::{AgentSession, Message, TurnStatus};
 use rewind_core::path::WorkPath;
 use rewind_core::ports::{SeqRange, Store, Workspace};
 use rewind_core::record::{
@@ -219,10 +219,7 @@ fn after_files(
         });
     }
     if !changes.is_empty() {
-        let kind = match changes.iter().all(|c| c.before.is_none()) {
-            true => CheckpointKind::Write,
-            false => CheckpointKind::Edit,
-        };
+        let kind = rewind_core::record::kind_for(&changes);
         let opts = EditOptions {
             turn_id: turn.clone(),
             tool_name: tool.name.clone(),

@@ -13,6 +13,7 @@ use std::path::PathBuf;
 
 /// The agents whose hooks `rewind hook` speaks (their settings tables live with the enum).
 pub use crate::agents::Agent;
+use crate::agents::Stage;
 
 /// The fields rewind reads; every agent sends more.
 #[derive(Debug, Default, Deserialize)]
@@ -119,29 +120,28 @@ pub(super) fn event(agent: Agent, p: &Payload, event: Option<&str>) -> Event {
         Some(text) => Event::Prompt(text.clone()),
         None => Event::Ignored(format!("{name} without prompt")),
     };
-    match (agent, name) {
-        (_, "SessionStart") => Event::Start,
-        (Agent::ClaudeCode | Agent::QwenCode, "UserPromptSubmit") => prompt(),
-        (Agent::GeminiCli, "BeforeAgent") => prompt(),
-        (Agent::ClaudeCode | Agent::QwenCode, "PreToolUse") => tool(Phase::Before),
-        // A failed tool may still have written part of its change.
-        (Agent::ClaudeCode | Agent::QwenCode, "PostToolUse" | "PostToolUseFailure") => {
-            tool(Phase::After)
-        }
-        (Agent::GeminiCli, "BeforeTool") => tool(Phase::Before),
-        (Agent::GeminiCli, "AfterTool") => tool(Phase::After),
-        (Agent::ClaudeCode | Agent::QwenCode, "Stop") => {
-            Event::Stop(p.last_assistant_message.clone())
-        }
-        (Agent::GeminiCli, "AfterAgent") => Event::Stop(p.prompt_response.clone()),
-        _ => Event::Ignored(format!("event {name} is not one rewind records")),
+    // The agents table (what `rewind init` installs) says what each event name means.
+    match agent.stage_of(name) {
+        Some(Stage::SessionStart) => Event::Start,
+        Some(Stage::Prompt) => prompt(),
+        Some(Stage::BeforeTool) => tool(Phase::Before),
+        // A failed tool (Claude Code's and Qwen Code's PostToolUseFailure) may still have
+        // written part of its change.
+        Some(Stage::AfterTool) => tool(Phase::After),
+        // Claude Code and Qwen Code send the reply as `last_assistant_message`, Gemini CLI as
+        // `prompt_response`.
+        Some(Stage::TurnEnd) => Event::Stop(
+            p.last_assistant_message
+                .clone()
+                .or_else(|| p.prompt_response.clone()),
+        ),
+        None => Event::Ignored(format!("event {name} is not one rewind records")),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::Stage;
 
     /// Every event `rewind init` installs, with every tool its matcher names, means to the hook
     /// what the agents table says it means.

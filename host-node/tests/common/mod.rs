@@ -116,3 +116,34 @@ pub(crate) fn s(v: &serde_json::Value, key: &str) -> String {
         .unwrap_or_else(|| panic!("{key} missing in {v}"))
         .to_owned()
 }
+
+/// Feed one hook event to `hook` (a process set up the way an agent runs its hooks) on stdin,
+/// and expect the answer every agent reads as "continue, nothing to add": `{}` on stdout, exit
+/// 0, nothing on stderr.
+pub(crate) fn expect_hook_continues(mut hook: Command, payload: &serde_json::Value) {
+    use std::io::Write as _;
+    use std::process::Stdio;
+    let mut child = hook
+        .current_dir(std::env::temp_dir())
+        .env_remove("REWIND_DB")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let body = serde_json::to_vec(payload).expect("json");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(&body)
+        .expect("write");
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(out.status.code(), Some(0), "{payload}");
+    assert_eq!(out.stdout, b"{}\n", "{payload}");
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
