@@ -25,6 +25,7 @@ mod session;
 mod shell;
 mod side_chat;
 mod stats;
+mod style;
 mod trust;
 mod turn_end;
 mod undo;
@@ -52,6 +53,9 @@ pub struct Cli {
     /// Print one JSON document (camelCase fields) instead of text.
     #[arg(long, global = true)]
     json: bool,
+    /// Colour the text: on a terminal (auto, unless NO_COLOR is set), always or never.
+    #[arg(long, global = true, value_enum, default_value_t, value_name = "WHEN")]
+    color: style::ColorChoice,
     #[command(subcommand)]
     command: Command,
 }
@@ -113,6 +117,13 @@ enum Command {
     Hook(crate::hook::Args),
 }
 
+impl Command {
+    /// Whether the command's text goes to stderr (its stdout belongs to something else).
+    fn text_to_stderr(&self) -> bool {
+        matches!(self, Self::Exec(_))
+    }
+}
+
 /// What a command produced.
 #[derive(Debug)]
 pub struct Report {
@@ -160,6 +171,8 @@ struct Context {
     workspace: PathBuf,
     db: PathBuf,
     json: bool,
+    /// How text is formatted (colour, times).
+    style: style::Style,
 }
 
 impl Context {
@@ -246,10 +259,13 @@ fn run(cli: Cli) -> Result<Report, CliError> {
             .map_err(|e| CliError::host(format!("cannot read the current directory: {e}")))?,
     };
     let db = cli.db.unwrap_or_else(|| default_db_path(&workspace));
+    let color = !cli.json && cli.color.enabled(cli.command.text_to_stderr());
+    let now = rewind_core::ports::Clock::now_ms(&crate::native::SystemClock);
     let ctx = Context {
         workspace,
         db,
         json: cli.json,
+        style: style::Style::new(color, now),
     };
     match cli.command {
         Command::Init(a) => init::run(&ctx, a),

@@ -23,6 +23,15 @@ pub struct SystemClock;
 
 impl Clock for SystemClock {
     fn now_ms(&self) -> Millis {
+        // Test-only (feature `crash-hook`): a fixed "now", so the CLI's text can be compared
+        // byte for byte across runs.
+        #[cfg(feature = "crash-hook")]
+        if let Some(ms) = std::env::var("REWIND_TEST_NOW_MS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+        {
+            return ms;
+        }
         let since = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .unwrap_or_default();
