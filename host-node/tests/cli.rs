@@ -412,11 +412,11 @@ fn previews_say_which_files_are_too_large_for_line_counts() {
     let out = b.text(&["preview", &session, "--since", &p]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("big.txt  (1 change(s) by Write; large file, no line counts)"),
+        text.contains("big.txt  (1 change by Write; large file, no line counts)"),
         "{text}"
     );
     assert!(
-        !text.contains("small.txt  (1 change(s) by Edit; large"),
+        !text.contains("small.txt  (1 change by Edit; large"),
         "{text}"
     );
     assert!(

@@ -1,14 +1,16 @@
 //! `rewind both [SESSION] --to MSG [--policy …] [--path P]...`.
 
-use super::apply::{PolicyArg, describe_outcome};
-use super::{Access, CliError, Context, Report, SessionArg, parse_id};
+use super::apply::PolicyArg;
+use super::style::{Role, short_id};
+use super::refs::Ref;
+use super::{Access, CliError, Context, Report, SessionArg};
 use rewind_core::both::Options;
 
 #[derive(Debug, clap::Args)]
 pub(super) struct Args {
     #[command(flatten)]
     session: SessionArg,
-    /// The prompt to go back to.
+    /// The prompt to go back to: an id or prefix, or #N, @, @-1.
     #[arg(long, value_name = "MSG")]
     to: String,
     /// How to treat unsafe files.
@@ -20,22 +22,34 @@ pub(super) struct Args {
 }
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
+    let to = Ref::new(&a.to)?;
+    let mut engine = ctx.engine(Access::Rewrite)?;
+    let session = ctx.session(&engine, &a.session)?;
     let opts = Options {
-        to: parse_id(&a.to)?,
+        to: to.resolve(&engine, &session)?,
         policy: a.policy.into(),
         paths: a.paths,
     };
-    let mut engine = ctx.engine(Access::Rewrite)?;
-    let session = ctx.session(&engine, &a.session)?;
+    let mut retry = format!(
+        "rewind both {} --to {}",
+        short_id(session.as_str()),
+        short_id(opts.to.as_str())
+    );
+    for p in &opts.paths {
+        retry.push_str(&format!(" --path {}", super::verdict::shell_word(p)));
+    }
     let out = engine.rewind_both(&session, opts)?;
-    let mut text = describe_outcome(&out.files);
+    let mut text = super::verdict::outcome(&ctx.style, &session, &out.files, Some(&retry));
     if out.rewound {
         text.push_str(&format!(
             "\nconversation rewound to before {}",
-            out.target_message_id
+            ctx.style.id(out.target_message_id.as_str())
         ));
     } else {
-        text.push_str("\nconversation untouched");
+        text.push_str(&format!(
+            "\n{}",
+            ctx.style.paint(Role::Dim, "conversation untouched")
+        ));
     }
     Ok(Report::new(&out, text).refused(!out.rewound))
 }

@@ -1,21 +1,24 @@
 //! `rewind conversation [SESSION] --to MSG`.
 
-use super::{Access, CliError, Context, Report, SessionArg, parse_id};
+use super::refs::Ref;
+use super::{Access, CliError, Context, Report, SessionArg};
 use rewind_core::conversation::Options;
 
 #[derive(Debug, clap::Args)]
 pub(super) struct Args {
     #[command(flatten)]
     session: SessionArg,
-    /// The prompt to go back to (an assistant message maps to its prompt).
+    /// The prompt to go back to: an id or prefix, or #N, @, @-1 (an assistant message maps to its
+    /// prompt).
     #[arg(long, value_name = "MSG")]
     to: String,
 }
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
-    let to = parse_id(&a.to)?;
+    let to = Ref::new(&a.to)?;
     let mut engine = ctx.engine(Access::Record)?;
     let session = ctx.session(&engine, &a.session)?;
+    let to = to.resolve(&engine, &session)?;
     let out = engine.rewind_conversation(&session, Options { to })?;
     let text = format!(
         "conversation rewound to before {} (generation {}); {} message(s) kept, {} turn(s) removed; files untouched",

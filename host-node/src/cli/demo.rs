@@ -195,7 +195,7 @@ fn show(dir: &Path, path: &str) -> String {
     }
 }
 
-pub(super) fn run(_ctx: &Context, a: Args) -> Result<Report, CliError> {
+pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     a.check()?;
     let dir = a.dir.unwrap_or_else(scratch);
     std::fs::create_dir_all(&dir).map_err(host)?;
@@ -257,7 +257,7 @@ pub(super) fn run(_ctx: &Context, a: Args) -> Result<Report, CliError> {
     let preview = d.engine.preview_file_rewind(&session, since.clone())?;
     d.say(
         "preview: rewind files to before turn 2",
-        super::preview::describe(&preview),
+        super::verdict::preview(&ctx.style, &preview, None),
     );
 
     let blocked = d.engine.apply_file_rewind(
@@ -291,7 +291,7 @@ pub(super) fn run(_ctx: &Context, a: Args) -> Result<Report, CliError> {
         "apply --policy merge",
         format!(
             "{}{}\n{}",
-            super::apply::restored_lines(&merged.restored_files),
+            super::verdict::restored(&ctx.style, &merged.restored_files),
             show(&dir, "README.md"),
             show(&dir, "notes.txt")
         ),
@@ -308,7 +308,7 @@ pub(super) fn run(_ctx: &Context, a: Args) -> Result<Report, CliError> {
         &format!("undo {op}"),
         format!(
             "{}{}",
-            super::apply::restored_lines(&undone.restored_files),
+            super::verdict::restored(&ctx.style, &undone.restored_files),
             show(&dir, "src/greet.rs")
         ),
     );

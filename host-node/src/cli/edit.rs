@@ -15,7 +15,7 @@
 //! The whole document is read and every file's bytes decoded before anything is recorded: a bad
 //! document records nothing.
 
-use super::{Access, CliError, Context, Report, SessionArg, parse_id};
+use super::{Access, CliError, Context, Report, SessionArg};
 use crate::native::NativeEngine;
 use base64::Engine as _;
 use rewind_core::ErrorKind;
@@ -249,7 +249,7 @@ fn from_disk(
 }
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
-    let turn_id = parse_id(&a.turn)?;
+    let turn = super::refs::Ref::<rewind_core::id::TurnId>::new(&a.turn)?;
     // The document is read and decoded before the store is even opened.
     let doc = if a.stdin {
         let doc = read_stdin()?;
@@ -259,6 +259,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     };
     let mut engine = ctx.engine(Access::Record)?;
     let session = ctx.session(&engine, &a.session)?;
+    let turn_id = turn.resolve(&engine, &session)?;
     let (tool, tool_call_id, changes) = match doc {
         Some((tool, tool_call_id, (mut changes, pending))) => {
             from_disk(&mut engine, &mut changes, pending)?;

@@ -11,6 +11,8 @@ pub struct CliError {
     message: String,
     /// An exit code of its own (127: `exec` could not start the command).
     exit: Option<i32>,
+    /// The ids an ambiguous prefix matched (`error.candidates` in `--json`).
+    candidates: Vec<String>,
 }
 
 impl CliError {
@@ -20,7 +22,15 @@ impl CliError {
             kind,
             message: message.into(),
             exit: None,
+            candidates: Vec::new(),
         }
+    }
+
+    /// The ids an ambiguous prefix matched.
+    #[must_use]
+    pub fn with_candidates(mut self, ids: Vec<String>) -> Self {
+        self.candidates = ids;
+        self
     }
 
     /// Exit with this code instead of the one the kind implies.
@@ -63,9 +73,13 @@ impl CliError {
         }
     }
 
-    /// `{"error": {"code", "message"}}`.
+    /// `{"error": {"code", "message"}}`, plus `candidates` for an ambiguous id.
     pub fn to_json(&self) -> serde_json::Value {
-        serde_json::json!({ "error": { "code": self.kind.as_str(), "message": self.message } })
+        let mut error = serde_json::json!({ "code": self.kind.as_str(), "message": self.message });
+        if !self.candidates.is_empty() {
+            error["candidates"] = serde_json::json!(self.candidates);
+        }
+        serde_json::json!({ "error": error })
     }
 }
 

@@ -1,6 +1,7 @@
 //! `rewind fork [SESSION] (--at MSG | --checkpoint ID | --turn TURN) [--command-id ID]
 //! [--workspace-mode shared|restore]`.
 
+use super::refs::{Ref, resolve_opt};
 use super::{Access, CliError, Context, Report, SessionArg, parse_id};
 use rewind_core::fork::{Options, Outcome, WorkspaceMode};
 use std::fmt::Write as _;
@@ -29,7 +30,8 @@ pub(super) struct Args {
     /// Fork at this completed turn's stable boundary (conversation only).
     #[arg(long, value_name = "TURN")]
     turn: Option<String>,
-    /// Idempotency key: the same id returns the same child and writes nothing.
+    /// Idempotency key (any key of yours: a UUID, `cmd_…`): the same key returns the same child
+    /// and writes nothing.
     #[arg(long, value_name = "ID")]
     command_id: Option<String>,
     /// Shared (touch no file) or restore (put files back to the fork point).
@@ -62,23 +64,30 @@ pub(super) fn describe(out: &Outcome, what: &str) -> String {
 }
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
+    let (at, checkpoint, turn) = (
+        Ref::opt(a.at.as_deref())?,
+        Ref::opt(a.checkpoint.as_deref())?,
+        Ref::opt(a.turn.as_deref())?,
+    );
+    let command_id = a.command_id.as_deref().map(parse_id).transpose()?;
+    let restore = matches!(a.workspace_mode, ModeArg::Restore);
+    // Only a restoring fork writes files; every fork commits under the apply lock.
+    let mut engine = ctx.engine(if restore {
+        Access::Rewrite
+    } else {
+        Access::Record
+    })?;
+    let session = ctx.session(&engine, &a.session)?;
     let opts = Options {
-        at: a.at.as_deref().map(parse_id).transpose()?,
-        checkpoint: a.checkpoint.as_deref().map(parse_id).transpose()?,
-        turn: a.turn.as_deref().map(parse_id).transpose()?,
-        command_id: a.command_id.as_deref().map(parse_id).transpose()?,
+        at: resolve_opt(at.as_ref(), &engine, &session)?,
+        checkpoint: resolve_opt(checkpoint.as_ref(), &engine, &session)?,
+        turn: resolve_opt(turn.as_ref(), &engine, &session)?,
+        command_id,
         workspace_mode: match a.workspace_mode {
             ModeArg::Shared => WorkspaceMode::Shared,
             ModeArg::Restore => WorkspaceMode::Restore,
         },
     };
-    // Only a restoring fork writes files; every fork commits under the apply lock.
-    let access = match opts.workspace_mode {
-        WorkspaceMode::Restore => Access::Rewrite,
-        WorkspaceMode::Shared => Access::Record,
-    };
-    let mut engine = ctx.engine(access)?;
-    let session = ctx.session(&engine, &a.session)?;
     let out = engine.fork(&session, opts)?;
     let text = describe(&out, "forked into");
     Ok(Report::new(&out, text))

@@ -13,12 +13,14 @@ mod fork;
 mod gc;
 mod hook_settings;
 mod init;
+mod locate;
 mod log;
 mod ops;
 mod output;
 mod preview;
 mod prompt;
 mod recover;
+mod refs;
 mod reply;
 mod resume;
 mod session;
@@ -29,11 +31,12 @@ mod style;
 mod trust;
 mod turn_end;
 mod undo;
+mod verdict;
 
 pub use error::CliError;
 
 pub(crate) use crate::native::Access;
-use crate::native::{NativeEngine, OpenOptions, default_db_path, open_with};
+use crate::native::{NativeEngine, OpenOptions, open_with};
 use clap::{Parser, Subcommand};
 use rewind_core::ErrorKind;
 use rewind_core::id::SessionId;
@@ -93,8 +96,10 @@ enum Command {
     Conversation(conversation::Args),
     /// Rewind conversation and files together, as one unit.
     Both(both::Args),
-    /// Undo a rewind (or redo, by undoing an undo).
+    /// Undo a rewind: the latest one still in effect, or the operation given.
     Undo(undo::Args),
+    /// Redo: undo the latest undo.
+    Redo(undo::RedoArgs),
     /// Fork a session at a message, a checkpoint or a completed turn.
     Fork(fork::Args),
     /// Open a side chat about a session (hidden history, reference only).
@@ -118,6 +123,20 @@ enum Command {
 }
 
 impl Command {
+    /// Whether the command runs where there is no store yet: it starts one (`session new`,
+    /// `init`, `config set`) or reads none as empty (`session list`). Every other command needs
+    /// recorded data and says there is none, creating nothing.
+    fn works_without_store(&self) -> bool {
+        matches!(
+            self,
+            Self::Init(_)
+                | Self::Session(session::Args::New { .. } | session::Args::List)
+                | Self::Config(_)
+                | Self::Demo(_)
+                | Self::Hook(_)
+        )
+    }
+
     /// Whether the command's text goes to stderr (its stdout belongs to something else).
     fn text_to_stderr(&self) -> bool {
         matches!(self, Self::Exec(_))
@@ -207,7 +226,7 @@ impl Context {
     /// store's only session. Anything else is `invalid_input`, saying what to do.
     fn session(&self, engine: &NativeEngine, arg: &SessionArg) -> Result<SessionId, CliError> {
         if let Some(given) = &arg.session {
-            return parse_id(given);
+            return refs::session(engine, given);
         }
         let stale = match crate::current::read(&self.db) {
             Some(id) => match rewind_core::load::session(engine.store(), &id) {
@@ -253,12 +272,11 @@ fn run(cli: Cli) -> Result<Report, CliError> {
         crate::hook::run(a, cli.workspace.as_deref(), cli.db.as_deref());
         return Ok(Report::new(&serde_json::json!({}), "{}"));
     }
-    let workspace = match cli.workspace {
-        Some(w) => w,
-        None => std::env::current_dir()
-            .map_err(|e| CliError::host(format!("cannot read the current directory: {e}")))?,
-    };
-    let db = cli.db.unwrap_or_else(|| default_db_path(&workspace));
+    let located = locate::locate(cli.workspace, cli.db)?;
+    if !located.exists() && !cli.command.works_without_store() {
+        return Err(located.missing());
+    }
+    let (workspace, db) = (located.workspace, located.db);
     let color = !cli.json && cli.color.enabled(cli.command.text_to_stderr());
     let now = rewind_core::ports::Clock::now_ms(&crate::native::SystemClock);
     let ctx = Context {
@@ -284,6 +302,7 @@ fn run(cli: Cli) -> Result<Report, CliError> {
         Command::Conversation(a) => conversation::run(&ctx, a),
         Command::Both(a) => both::run(&ctx, a),
         Command::Undo(a) => undo::run(&ctx, a),
+        Command::Redo(a) => undo::run_redo(&ctx, a),
         Command::Fork(a) => fork::run(&ctx, a),
         Command::SideChat(a) => side_chat::run(&ctx, a),
         Command::Gc(a) => gc::run(&ctx, a),

@@ -1,8 +1,9 @@
 //! `rewind preview [SESSION] (--since MSG | --turn MSG | --checkpoint ID) [--path P]...`.
 
-use super::{Access, CliError, Context, Report, SessionArg, parse_id};
-use rewind_core::files::{Preview, TargetOptions};
-use std::fmt::Write as _;
+use super::refs::{Ref, TurnOrMessage, resolve_opt};
+use super::{Access, CliError, Context, NativeEngine, Report, SessionArg};
+use rewind_core::id::{CheckpointId, MessageId, SessionId};
+use rewind_core::files::TargetOptions;
 
 /// Exactly one target, plus an optional path filter (shared with `apply`).
 #[derive(Debug, clap::Args)]
@@ -10,13 +11,13 @@ use std::fmt::Write as _;
 pub(super) struct TargetArgs {
     #[command(flatten)]
     pub(super) session: SessionArg,
-    /// Back to before this prompt: its turn and everything after.
+    /// Back to before this prompt (an id or prefix, or #N, @, @-1): its turn and everything after.
     #[arg(long, value_name = "MSG")]
     since: Option<String>,
-    /// Only the turn of this message (or this turn id).
-    #[arg(long, value_name = "MSG")]
+    /// Only this turn (#N, @, @-1, a turn id, or a message of it).
+    #[arg(long, value_name = "TURN")]
     turn: Option<String>,
-    /// Only this checkpoint.
+    /// Only this checkpoint (an id or a unique prefix).
     #[arg(long, value_name = "ID")]
     checkpoint: Option<String>,
     /// Only these paths (repeatable; a directory covers what is below it).
@@ -28,12 +29,40 @@ pub(super) struct TargetArgs {
     include_external: bool,
 }
 
+/// A [`TargetArgs`] whose ids are checked for form, before anything is opened.
+#[derive(Debug)]
+pub(super) struct Target {
+    since: Option<Ref<MessageId>>,
+    turn: Option<Ref<TurnOrMessage>>,
+    checkpoint: Option<Ref<CheckpointId>>,
+    paths: Vec<String>,
+    include_external: bool,
+}
+
 impl TargetArgs {
-    pub(super) fn options(&self) -> Result<TargetOptions, CliError> {
+    /// Check the ids' form (nothing is opened yet).
+    pub(super) fn target(&self) -> Result<Target, CliError> {
+        Ok(Target {
+            since: Ref::opt(self.since.as_deref())?,
+            turn: Ref::opt(self.turn.as_deref())?,
+            checkpoint: Ref::opt(self.checkpoint.as_deref())?,
+            paths: self.paths.clone(),
+            include_external: self.include_external,
+        })
+    }
+}
+
+impl Target {
+    /// The engine's options, with prefixes, `#N` and `@` resolved in `session`.
+    pub(super) fn options(
+        &self,
+        engine: &NativeEngine,
+        session: &SessionId,
+    ) -> Result<TargetOptions, CliError> {
         Ok(TargetOptions {
-            since: self.since.as_deref().map(parse_id).transpose()?,
-            turn: self.turn.clone(),
-            checkpoint: self.checkpoint.as_deref().map(parse_id).transpose()?,
+            since: resolve_opt(self.since.as_ref(), engine, session)?,
+            turn: resolve_opt(self.turn.as_ref(), engine, session)?.map(|t| t.0),
+            checkpoint: resolve_opt(self.checkpoint.as_ref(), engine, session)?,
             paths: self.paths.clone(),
             include_external: self.include_external,
         })
@@ -46,81 +75,13 @@ pub(super) struct Args {
     target: TargetArgs,
 }
 
-/// Said of a file too large for a patch, whose lines the totals do not count.
-const LARGE: &str = "large file, no line counts";
-
-/// The human form of a preview.
-pub(super) fn describe(p: &Preview) -> String {
-    let mut t = String::new();
-    for f in &p.safe_files {
-        let action = format!("{:?}", f.action).to_lowercase();
-        let large = if f.large {
-            format!("; {LARGE}")
-        } else {
-            String::new()
-        };
-        let _ = writeln!(
-            t,
-            "  {action:<8} {}  ({} change(s) by {}{large})",
-            f.path,
-            f.operation_count,
-            f.tool_names.join(", ")
-        );
-    }
-    for f in &p.unsafe_files {
-        let reason = serde_json::to_value(f.reason)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_owned))
-            .unwrap_or_default();
-        let merge = if f.mergeable {
-            " [merge would keep the later edits]"
-        } else {
-            ""
-        };
-        let large = if f.large {
-            format!(" [{LARGE}]")
-        } else {
-            String::new()
-        };
-        let _ = writeln!(
-            t,
-            "  UNSAFE   {}  {reason}: {}{merge}{large}",
-            f.path, f.message
-        );
-    }
-    for path in &p.reverted_paths {
-        let _ = writeln!(
-            t,
-            "  undone   {path}  (already restored by an earlier rewind)"
-        );
-    }
-    let verdict = if p.can_apply {
-        "can apply"
-    } else if p.safe_files.is_empty() && p.unsafe_files.is_empty() {
-        "nothing to restore"
-    } else {
-        "blocked: resolve the unsafe files or choose --policy skip, merge or force"
-    };
-    let large = p.safe_files.iter().filter(|f| f.large).count()
-        + p.unsafe_files.iter().filter(|f| f.large).count();
-    let uncounted = match large {
-        0 => String::new(),
-        1 => " (not counting 1 large file)".to_owned(),
-        n => format!(" (not counting {n} large files)"),
-    };
-    let _ = write!(
-        t,
-        "{} file(s), +{} -{} lines to undo{uncounted}; {verdict}",
-        p.stats.files, p.stats.lines.additions, p.stats.lines.deletions
-    );
-    t
-}
-
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
-    let opts = a.target.options()?;
+    let target = a.target.target()?;
     let mut engine = ctx.engine(Access::Read)?;
     let session = ctx.session(&engine, &a.target.session)?;
+    let opts = target.options(&engine, &session)?;
+    let retry = super::verdict::retry_command("apply", &session, &opts);
     let preview = engine.preview_file_rewind(&session, opts)?;
-    let text = describe(&preview);
+    let text = super::verdict::preview(&ctx.style, &preview, Some(&retry));
     Ok(Report::new(&preview, text))
 }

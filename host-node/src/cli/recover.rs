@@ -2,7 +2,7 @@
 //! already do this on open; this one waits for a running apply and reports every journal), or
 //! give up on one that cannot be settled, leaving its files as they are.
 
-use super::{Access, CliError, Context, Report, parse_id};
+use super::{Access, CliError, Context, Report};
 use std::fmt::Write as _;
 
 #[derive(Debug, clap::Args)]
@@ -19,7 +19,8 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let opened = ctx.open(Access::Rewrite)?;
     let (mut engine, outcome) = (opened.engine, opened.recovered);
     if let Some(journal) = a.abandon {
-        let done = engine.abandon_journal(&parse_id(&journal)?)?;
+        let journal = super::refs::journal(&engine, &journal)?;
+        let done = engine.abandon_journal(&journal)?;
         let text = format!(
             "abandoned {} ({}): {} path(s) left as they are; its record is in operation {}",
             done.journal_id,

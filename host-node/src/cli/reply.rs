@@ -1,13 +1,14 @@
 //! `rewind reply [SESSION] --turn T --text T [--error]`.
 
-use super::{Access, CliError, Context, Report, SessionArg, parse_id};
+use super::refs::Ref;
+use super::{Access, CliError, Context, Report, SessionArg};
 use rewind_core::record::ReplyOptions;
 
 #[derive(Debug, clap::Args)]
 pub(super) struct Args {
     #[command(flatten)]
     session: SessionArg,
-    /// The turn the reply belongs to.
+    /// The turn the reply belongs to (an id or prefix, or @ for the latest).
     #[arg(long)]
     turn: String,
     /// The reply.
@@ -19,14 +20,16 @@ pub(super) struct Args {
 }
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
+    let turn = Ref::new(&a.turn)?;
+    let mut engine = ctx.engine(Access::Record)?;
+    let session = ctx.session(&engine, &a.session)?;
+    let turn_id = turn.resolve(&engine, &session)?;
     let opts = ReplyOptions {
-        turn_id: parse_id(&a.turn)?,
+        turn_id,
         text: a.text,
         error: a.error,
         payload: None,
     };
-    let mut engine = ctx.engine(Access::Record)?;
-    let session = ctx.session(&engine, &a.session)?;
     let out = engine.record_reply(&session, opts)?;
     let text = format!("reply {}", out.message_id);
     Ok(Report::new(&out, text))

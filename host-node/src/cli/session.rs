@@ -1,7 +1,7 @@
 //! `rewind session new|list|use`. The session `new` starts, or `use` names, becomes the workspace's
 //! current session: the one every other command acts on when it is given none.
 
-use super::{Access, CliError, Context, Report, parse_id};
+use super::{Access, CliError, Context, Report};
 use crate::current;
 use rewind_core::id::SessionId;
 use rewind_core::model::Session;
@@ -80,8 +80,8 @@ pub(super) fn run(ctx: &Context, args: Args) -> Result<Report, CliError> {
             Ok(Report::new(&s, text))
         }
         Args::Use { session } => {
-            let id: SessionId = parse_id(&session)?;
             let engine = ctx.engine(Access::Read)?;
+            let id = super::refs::session(&engine, &session)?;
             let s = rewind_core::load::session(engine.store(), &id)?;
             mark(ctx, &s.id, &format!("session {} exists", s.id))?;
             let text = format!("current session: {}  {}", s.id, s.title);

@@ -7,7 +7,9 @@
 //! Output: text goes to stderr for `exec` (its stdout is the command's, so `rewind exec … -- cat
 //! f > out` stays clean); with `--json` the report is the last document on stdout.
 
-use super::{Access, CliError, Context, Report, SessionArg, output, parse_id};
+use super::refs::Ref;
+use super::{Access, CliError, Context, Report, SessionArg, output};
+use rewind_core::id::TurnId;
 use crate::native::NativeEngine;
 use rewind_core::id::SessionId;
 use rewind_core::shell::{self, Outcome, Progress};
@@ -158,15 +160,16 @@ fn summary(t: &Timed) -> String {
 }
 
 pub(super) fn run_snapshot(ctx: &Context, a: SnapshotArgs) -> Result<Report, CliError> {
+    let turn = Ref::<TurnId>::new(&a.turn)?;
+    let mut engine = ctx.engine(Access::Record)?;
+    let session = ctx.session(&engine, &a.session)?;
     let opts = shell::Options {
-        turn_id: parse_id(&a.turn)?,
+        turn_id: turn.resolve(&engine, &session)?,
         command: a.command,
         tool_name: a.tool,
         tool_call_id: a.tool_call_id,
         tool_message_id: None,
     };
-    let mut engine = ctx.engine(Access::Record)?;
-    let session = ctx.session(&engine, &a.session)?;
     let timed = take(&mut engine, &session, opts)?;
     let text = summary(&timed);
     Ok(Report::new(&timed, text))
@@ -200,7 +203,10 @@ fn command_line(argv: &[String]) -> String {
 }
 
 pub(super) fn run_exec(ctx: &Context, a: ExecArgs) -> Result<Report, CliError> {
-    let turn: rewind_core::id::TurnId = parse_id(&a.turn)?;
+    let turn = Ref::<TurnId>::new(&a.turn)?;
+    let mut engine = ctx.engine(Access::Record)?;
+    let session = ctx.session(&engine, &a.session)?;
+    let turn = turn.resolve(&engine, &session)?;
     let line = command_line(&a.command);
     let opts = |command: Option<String>| shell::Options {
         turn_id: turn.clone(),
@@ -209,8 +215,6 @@ pub(super) fn run_exec(ctx: &Context, a: ExecArgs) -> Result<Report, CliError> {
         tool_call_id: a.tool_call_id.clone(),
         tool_message_id: None,
     };
-    let mut engine = ctx.engine(Access::Record)?;
-    let session = ctx.session(&engine, &a.session)?;
     let before = take(&mut engine, &session, opts(None))?;
     let started = Instant::now();
     let status = Command::new(&a.command[0])

@@ -7,7 +7,8 @@ use rewind_core::fork::SideChatOptions;
 pub(super) struct Args {
     #[command(flatten)]
     session: SessionArg,
-    /// Idempotency key: the same id returns the same side chat and writes nothing.
+    /// Idempotency key (any key of yours: a UUID, `cmd_…`): the same key returns the same side
+    /// chat and writes nothing.
     #[arg(long, value_name = "ID")]
     command_id: Option<String>,
 }

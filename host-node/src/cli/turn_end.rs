@@ -1,13 +1,14 @@
 //! `rewind turn-end [SESSION] --turn T [--failed]`.
 
-use super::{Access, CliError, Context, Report, SessionArg, parse_id};
+use super::refs::Ref;
+use super::{Access, CliError, Context, Report, SessionArg};
 use rewind_core::record::CompleteTurnOptions;
 
 #[derive(Debug, clap::Args)]
 pub(super) struct Args {
     #[command(flatten)]
     session: SessionArg,
-    /// The running turn.
+    /// The running turn (an id or prefix, or @ for the latest).
     #[arg(long)]
     turn: String,
     /// The turn failed.
@@ -16,13 +17,15 @@ pub(super) struct Args {
 }
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
+    let turn = Ref::new(&a.turn)?;
+    let mut engine = ctx.engine(Access::Record)?;
+    let session = ctx.session(&engine, &a.session)?;
+    let turn_id = turn.resolve(&engine, &session)?;
     let opts = CompleteTurnOptions {
-        turn_id: parse_id(&a.turn)?,
+        turn_id,
         failed: a.failed,
         round_count: None,
     };
-    let mut engine = ctx.engine(Access::Record)?;
-    let session = ctx.session(&engine, &a.session)?;
     let out = engine.complete_turn(&session, opts)?;
     let text = match &out.boundary {
         Some(b) => format!(

@@ -1,30 +1,116 @@
-//! `rewind undo [SESSION] OPERATION_ID [--policy …]`.
+//! `rewind undo [SESSION] [OPERATION] [--policy …]` and `rewind redo [SESSION]`. Like jj's
+//! `op undo`: with no operation, `undo` takes back the session's latest rewind still in effect
+//! (again and again, walking back), and `redo` takes back the latest undo.
 
-use super::apply::{PolicyArg, describe_outcome};
-use super::{Access, CliError, Context, Report, SessionArg, parse_id};
+use super::apply::PolicyArg;
+use super::refs::Ref;
+use super::{Access, CliError, Context, NativeEngine, Report, SessionArg};
+use rewind_core::ErrorKind;
+use rewind_core::files::in_effect;
+use rewind_core::id::{OperationId, SessionId};
+use rewind_core::model::OperationKind;
 use rewind_core::undo::Options;
 
-/// `undo OP` or `undo SESSION OP`: with one positional it is the operation.
+/// `undo`, `undo OP` or `undo SESSION OP`: a lone argument that is not a session id (`ses_…`) is
+/// the operation.
 #[derive(Debug, clap::Args)]
 #[command(allow_missing_positional = true)]
 pub(super) struct Args {
     #[command(flatten)]
     session: SessionArg,
-    /// The operation to take back (see `rewind ops`).
-    operation: String,
+    /// The operation to take back (an id or unique prefix, see `rewind ops`; default: the
+    /// latest rewind still in effect).
+    operation: Option<String>,
     /// How to treat files edited since.
     #[arg(long, value_enum, default_value_t)]
     policy: PolicyArg,
 }
 
-pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
-    let opts = Options {
-        operation_id: parse_id(&a.operation)?,
-        policy: a.policy.into(),
+/// `redo [SESSION]`.
+#[derive(Debug, clap::Args)]
+pub(super) struct RedoArgs {
+    #[command(flatten)]
+    session: SessionArg,
+    /// How to treat files edited since.
+    #[arg(long, value_enum, default_value_t)]
+    policy: PolicyArg,
+}
+
+/// Which operation a bare `undo` or `redo` means.
+#[derive(Clone, Copy)]
+enum Latest {
+    /// The latest rewind (file rewind, both, restoring fork) still in effect.
+    Rewind,
+    /// The latest undo still in effect.
+    Undo,
+}
+
+fn latest(
+    engine: &NativeEngine,
+    session: &SessionId,
+    which: Latest,
+) -> Result<OperationId, CliError> {
+    let ops = engine.operations(session)?.items;
+    let wanted = |k: OperationKind| match which {
+        Latest::Rewind => k.writes_files() && k != OperationKind::Undo,
+        Latest::Undo => k == OperationKind::Undo,
     };
+    ops.iter()
+        .rev()
+        .find(|o| wanted(o.kind) && !o.files.is_empty() && in_effect(&ops, &o.id))
+        .map(|o| o.id.clone())
+        .ok_or_else(|| {
+            let what = match which {
+                Latest::Rewind => "nothing to undo: the session has no file rewind in effect",
+                Latest::Undo => "nothing to redo: the session has no undo in effect",
+            };
+            CliError::new(ErrorKind::NotFound, format!("{what} (see `rewind ops`)"))
+        })
+}
+
+fn take_back(
+    ctx: &Context,
+    session: &SessionArg,
+    operation: Option<Ref<OperationId>>,
+    which: Latest,
+    policy: PolicyArg,
+) -> Result<Report, CliError> {
     let mut engine = ctx.engine(Access::Rewrite)?;
-    let session = ctx.session(&engine, &a.session)?;
+    let session = ctx.session(&engine, session)?;
+    let operation_id = match operation {
+        Some(op) => op.resolve(&engine, &session)?,
+        None => latest(&engine, &session, which)?,
+    };
+    let opts_id = operation_id.clone();
+    let opts = Options {
+        operation_id,
+        policy: policy.into(),
+    };
     let out = engine.undo(&session, opts)?;
-    let text = describe_outcome(&out);
+    let retry = format!(
+        "rewind undo {} {}",
+        super::style::short_id(session.as_str()),
+        super::style::short_id(opts_id.as_str())
+    );
+    let text = super::verdict::outcome(&ctx.style, &session, &out, Some(&retry));
     Ok(Report::new(&out, text).refused(!out.applied))
+}
+
+pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
+    let (session, operation) = match (a.session.session, a.operation) {
+        (Some(lone), None) if !lone.trim().starts_with(SessionId::PREFIX) => (None, Some(lone)),
+        pair => pair,
+    };
+    let operation = Ref::opt(operation.as_deref())?;
+    take_back(
+        ctx,
+        &SessionArg { session },
+        operation,
+        Latest::Rewind,
+        a.policy,
+    )
+}
+
+pub(super) fn run_redo(ctx: &Context, a: RedoArgs) -> Result<Report, CliError> {
+    take_back(ctx, &a.session, None, Latest::Undo, a.policy)
 }

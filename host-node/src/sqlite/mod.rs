@@ -24,6 +24,7 @@ mod delta;
 mod error;
 mod info;
 mod lock;
+mod prefix;
 mod read;
 mod running;
 mod schema;
@@ -32,6 +33,7 @@ mod tests;
 mod write;
 
 pub use lock::LOCK_TIMEOUT;
+pub use prefix::IdTable;
 pub use schema::SCHEMA_VERSION;
 pub use write::Durability;
 

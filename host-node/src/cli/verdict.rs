@@ -1,0 +1,253 @@
+//! The human form of previews and applies (`preview`, `apply`, `both`, `undo`, the picker): what
+//! would change or changed, file by file, and what to do next, with the real command to run.
+//! Advice follows the policy that can help: no `--policy merge` where nothing can merge, and the
+//! files that cannot are named.
+
+use super::style::{Role, Style, count, short_id};
+use rewind_core::files::{ApplyOutcome, Preview, RestoredFile, TargetOptions, UnsafeFile};
+use rewind_core::id::SessionId;
+use std::fmt::Write as _;
+
+/// Said of a file too large for a patch, whose lines the totals do not count.
+const LARGE: &str = "large file, no line counts";
+
+/// The command that would run this rewind again, without `--policy` (e.g. `rewind apply
+/// --since msg_1a2b3c4d`), for advice; `None` where there is nothing to retry.
+pub(super) type Retry<'a> = Option<&'a str>;
+
+fn word<T: serde::Serialize>(v: &T) -> String {
+    serde_json::to_value(v)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+fn names(files: &[&UnsafeFile]) -> String {
+    let shown: Vec<&str> = files.iter().take(3).map(|f| f.path.as_str()).collect();
+    match files.len() {
+        n if n > 3 => format!("{} and {} more", shown.join(", "), n - 3),
+        _ => shown.join(", "),
+    }
+}
+
+/// The file lines and the verdict of a preview.
+pub(super) fn preview(style: &Style, p: &Preview, retry: Retry<'_>) -> String {
+    let mut t = String::new();
+    for f in &p.safe_files {
+        let action = word(&f.action);
+        let large = if f.large {
+            format!("; {LARGE}")
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            t,
+            "  {} {}  {}",
+            style.paint(Role::Added, format!("{action:<8}")),
+            f.path,
+            style.paint(
+                Role::Dim,
+                format!(
+                    "({} by {}{large})",
+                    count(f.operation_count, "change"),
+                    f.tool_names.join(", ")
+                )
+            )
+        );
+    }
+    for f in &p.unsafe_files {
+        let merge = if f.mergeable {
+            " [can merge: your later edits are kept]"
+        } else {
+            ""
+        };
+        let large = if f.large {
+            format!(" [{LARGE}]")
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            t,
+            "  {} {}  {}: {}{merge}{large}",
+            style.paint(Role::Warn, "CONFLICT"),
+            f.path,
+            word(&f.reason),
+            f.message
+        );
+    }
+    for path in &p.reverted_paths {
+        let _ = writeln!(
+            t,
+            "  {} {path}  {}",
+            style.paint(Role::Dim, "undone  "),
+            style.paint(Role::Dim, "(already restored by an earlier rewind)")
+        );
+    }
+    let large = p.safe_files.iter().filter(|f| f.large).count()
+        + p.unsafe_files.iter().filter(|f| f.large).count();
+    let uncounted = match large {
+        0 => String::new(),
+        n => format!(" (not counting {})", count(n, "large file")),
+    };
+    let lines = format!(
+        "{}, {} {} lines to undo{uncounted}",
+        count(p.stats.files, "file"),
+        style.paint(Role::Added, format!("+{}", p.stats.lines.additions)),
+        style.paint(Role::Removed, format!("-{}", p.stats.lines.deletions)),
+    );
+    let _ = write!(t, "{lines}; {}", verdict(style, p, retry));
+    t
+}
+
+/// "can apply", "nothing to restore", or why it is blocked and which policy helps.
+fn verdict(style: &Style, p: &Preview, retry: Retry<'_>) -> String {
+    if p.can_apply {
+        return match retry {
+            Some(cmd) => format!("can apply: {}", style.hint(cmd)),
+            None => "can apply".to_owned(),
+        };
+    }
+    if p.safe_files.is_empty() && p.unsafe_files.is_empty() {
+        return "nothing to restore".to_owned();
+    }
+    let blocked = style.paint(
+        Role::Bad,
+        format!(
+            "blocked by {}",
+            count(p.unsafe_files.len(), "conflict")
+        ),
+    );
+    let Some(cmd) = retry else {
+        return blocked;
+    };
+    let mergeable: Vec<&UnsafeFile> = p.unsafe_files.iter().filter(|f| f.mergeable).collect();
+    let stuck: Vec<&UnsafeFile> = p.unsafe_files.iter().filter(|f| !f.mergeable).collect();
+    let forceable: Vec<&UnsafeFile> = p.unsafe_files.iter().filter(|f| f.forceable).collect();
+    let mut ways = Vec::new();
+    if !mergeable.is_empty() {
+        let left = if stuck.is_empty() {
+            String::new()
+        } else {
+            format!(" ({} cannot merge and stays as it is)", names(&stuck))
+        };
+        ways.push(format!(
+            "{} keeps your edits in {} and still undoes the agent's{left}",
+            style.hint(format!("{cmd} --policy merge")),
+            names(&mergeable)
+        ));
+    }
+    if !p.safe_files.is_empty() {
+        ways.push(format!(
+            "{} restores only the {} and leaves the rest",
+            style.hint(format!("{cmd} --policy skip")),
+            format!("{} without a conflict", count(p.safe_files.len(), "file"))
+        ));
+    }
+    if !forceable.is_empty() {
+        ways.push(format!(
+            "{} overwrites {} (journaled: `rewind undo` brings {} back)",
+            style.hint(format!("{cmd} --policy force")),
+            names(&forceable),
+            if forceable.len() == 1 { "it" } else { "them" }
+        ));
+    }
+    if ways.is_empty() {
+        return format!("{blocked}; no policy can restore {}", names(&stuck));
+    }
+    format!("{blocked}. To go on:\n  {}", ways.join("\n  "))
+}
+
+/// `rewind <verb> SESSION <target flags>`: the command that runs this file rewind (ids short).
+pub(super) fn retry_command(verb: &str, session: &SessionId, t: &TargetOptions) -> String {
+    let mut cmd = format!("rewind {verb} {}", short_id(session.as_str()));
+    if let Some(m) = &t.since {
+        let _ = write!(cmd, " --since {}", short_id(m.as_str()));
+    }
+    if let Some(turn) = &t.turn {
+        let _ = write!(cmd, " --turn {}", short_id(turn));
+    }
+    if let Some(c) = &t.checkpoint {
+        let _ = write!(cmd, " --checkpoint {}", short_id(c.as_str()));
+    }
+    for p in &t.paths {
+        let _ = write!(cmd, " --path {}", shell_word(p));
+    }
+    if t.include_external {
+        cmd.push_str(" --include-external");
+    }
+    cmd
+}
+
+/// `p` as one shell word.
+pub(super) fn shell_word(p: &str) -> String {
+    let plain = !p.is_empty()
+        && p.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+    if plain {
+        p.to_owned()
+    } else {
+        format!("'{}'", p.replace('\'', r"'\''"))
+    }
+}
+
+/// The lines of restored files.
+pub(super) fn restored(style: &Style, files: &[RestoredFile]) -> String {
+    let mut t = String::new();
+    for f in files {
+        let how = if f.merged {
+            " (merged: your later edits kept)"
+        } else if f.forced {
+            " (forced over later edits)"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            t,
+            "  {} {}{}",
+            style.paint(Role::Added, format!("{:<8}", word(&f.action))),
+            f.path,
+            style.paint(Role::Dim, how)
+        );
+    }
+    t
+}
+
+/// The human form of an apply (file rewind, the files of `both`, an undo).
+pub(super) fn outcome(
+    style: &Style,
+    session: &SessionId,
+    out: &ApplyOutcome,
+    retry: Retry<'_>,
+) -> String {
+    if !out.applied {
+        return format!(
+            "{}\n{}: {}",
+            preview(style, &out.preview, retry),
+            style.paint(Role::Bad, "not applied"),
+            out.cause.as_deref().unwrap_or("nothing to do")
+        );
+    }
+    let mut t = restored(style, &out.restored_files);
+    for s in &out.skipped_files {
+        let _ = writeln!(t, "  {} {s}", style.paint(Role::Warn, "skipped "));
+    }
+    let undo = match &out.operation_id {
+        Some(op) => format!(
+            "; undo with {} (or {} for the latest)",
+            style.hint(format!(
+                "rewind undo {} {}",
+                short_id(session.as_str()),
+                short_id(op.as_str())
+            )),
+            style.hint("rewind undo")
+        ),
+        None => String::new(),
+    };
+    let _ = write!(
+        t,
+        "{}: {} written{undo}",
+        style.paint(Role::Added, "applied"),
+        count(out.restored_files.len(), "file"),
+    );
+    t
+}
