@@ -163,8 +163,16 @@ mod tests {
 
     #[test]
     fn command_ids_are_any_reasonable_key() {
-        for key in ["cmd_x", "3f2a1c9e-6b7d-4e8f-9a0b-1c2d3e4f5a6b", "job-17:retry-2", "a"] {
-            assert_eq!(CommandId::parse(key).map(|c| c.to_string()), Ok(key.to_owned()));
+        for key in [
+            "cmd_x",
+            "3f2a1c9e-6b7d-4e8f-9a0b-1c2d3e4f5a6b",
+            "job-17:retry-2",
+            "a",
+        ] {
+            assert_eq!(
+                CommandId::parse(key).map(|c| c.to_string()),
+                Ok(key.to_owned())
+            );
         }
         let long = "k".repeat(129);
         for bad in ["", "has space", "new\nline", "é", long.as_str()] {

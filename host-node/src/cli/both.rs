@@ -1,8 +1,8 @@
 //! `rewind both [SESSION] --to MSG [--policy …] [--path P]...`.
 
 use super::apply::PolicyArg;
-use super::style::{Role, short_id};
 use super::refs::Ref;
+use super::style::{Role, short_id};
 use super::{Access, CliError, Context, Report, SessionArg};
 use rewind_core::both::Options;
 

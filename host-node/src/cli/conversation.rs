@@ -1,6 +1,7 @@
 //! `rewind conversation [SESSION] --to MSG`.
 
 use super::refs::Ref;
+use super::style::{count, short_id};
 use super::{Access, CliError, Context, Report, SessionArg};
 use rewind_core::conversation::Options;
 
@@ -21,11 +22,17 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let to = to.resolve(&engine, &session)?;
     let out = engine.rewind_conversation(&session, Options { to })?;
     let text = format!(
-        "conversation rewound to before {} (generation {}); {} message(s) kept, {} turn(s) removed; files untouched",
-        out.target_message_id,
+        "conversation rewound to before {} (generation {}); {} kept, {} off the branch; files \
+         untouched (rewind them with {})",
+        ctx.style.id(out.target_message_id.as_str()),
         out.generation,
-        out.kept_message_count,
-        out.removed_turn_ids.len()
+        count(out.kept_message_count, "message"),
+        count(out.removed_turn_ids.len(), "turn"),
+        ctx.style.hint(format!(
+            "rewind apply {} --since {}",
+            short_id(session.as_str()),
+            short_id(out.target_message_id.as_str())
+        )),
     );
     Ok(Report::new(&out, text))
 }

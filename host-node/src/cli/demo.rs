@@ -2,6 +2,7 @@
 //! edit, create and delete files, a user edit in between, a preview with the conflict, apply
 //! with `block` then `merge`, undo, a conversation rewind, then reopen and resume.
 
+use super::style::count;
 use super::{CliError, Context, Report, parse_id};
 use crate::native::{NativeEngine, default_db_path, open};
 use rewind_core::files::{ApplyOptions, TargetOptions};
@@ -319,9 +320,9 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     d.say(
         "rewind the conversation to before turn 2",
         format!(
-            "{} message(s) kept, {} turn(s) off the branch; files untouched",
-            conv.kept_message_count,
-            conv.removed_turn_ids.len()
+            "{} kept, {} off the branch; files untouched",
+            count(conv.kept_message_count, "message"),
+            count(conv.removed_turn_ids.len(), "turn")
         ),
     );
 
@@ -344,8 +345,12 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     d.say(
         "fork at turn 1 (command id cmd_demo-fork), then the same command again",
         format!(
-            "child {}: {} message(s), {} checkpoint(s) inherited; files untouched\nreplay: same child {} (replayed: {}), nothing written",
-            fork.child_id, fork.copied_messages, fork.copied_checkpoints, replay.child_id, replay.replayed
+            "child {}: {}, {} inherited; files untouched\nreplay: same child {} (replayed: {}), nothing written",
+            fork.child_id,
+            count(fork.copied_messages, "message"),
+            count(fork.copied_checkpoints, "checkpoint"),
+            replay.child_id,
+            replay.replayed
         ),
     );
     let side = d
@@ -353,7 +358,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
         .side_chat(&session, fork::SideChatOptions::default())?;
     d.say(
         "side chat",
-        format!("{}: {} message(s) copied, hidden from the UI, visible to the model, plus a reference-only reminder", side.child_id, side.copied_messages),
+        format!("{}: {} copied, hidden from the UI, visible to the model, plus a reference-only reminder", side.child_id, count(side.copied_messages, "message")),
     );
 
     drop(d.engine);
@@ -362,9 +367,9 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let ops = engine.operations(&session)?;
     let kinds: Vec<&str> = ops.items.iter().map(|o| o.kind.as_str()).collect();
     let detail = format!(
-        "{} journal(s) to recover; {} message(s) on the branch, turn {}, generation {}\noperation log: {}",
-        recovered.recovered.len(),
-        state.messages.len(),
+        "{} to recover; {} on the branch, turn {}, generation {}\noperation log: {}",
+        count(recovered.recovered.len(), "journal"),
+        count(state.messages.len(), "message"),
         state.turn_number,
         state.session.generation,
         kinds.join(", ")

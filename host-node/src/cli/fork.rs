@@ -42,10 +42,10 @@ pub(super) struct Args {
 /// The human form, shared with `side-chat`.
 pub(super) fn describe(out: &Outcome, what: &str) -> String {
     let mut t = format!(
-        "{what} {}: {} message(s) and {} checkpoint(s) copied{}",
+        "{what} {}: {} and {} copied{}",
         out.child_id,
-        out.copied_messages,
-        out.copied_checkpoints,
+        super::style::count(out.copied_messages, "message"),
+        super::style::count(out.copied_checkpoints, "checkpoint"),
         if out.replayed {
             " (replayed: this command had already run; nothing was written)"
         } else {

@@ -2,6 +2,7 @@
 //! AGE is days (`30`) or a number with a unit (`90m`, `12h`, `7d`); 0 is refused and anything
 //! under one hour counts as one hour, so the session in use is never dropped.
 
+use super::style::count;
 use super::{Access, CliError, Context, Report};
 use crate::config::Config;
 use rewind_core::ErrorKind;
@@ -46,7 +47,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let out = ctx.engine(Access::Maintain)?.gc(opts, a.dry_run)?;
     let t = &out.plan.totals;
     let mut text = format!(
-        "{}{} session(s), {} checkpoint(s), {} blob(s) ({} bytes)",
+        "{}{}, {}, {} ({})",
         if a.dry_run {
             "would delete "
         } else if out.applied {
@@ -54,10 +55,10 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
         } else {
             "nothing to delete: "
         },
-        t.sessions.count,
-        t.checkpoints.count,
-        t.blobs.count,
-        t.blobs.bytes
+        count(t.sessions.count, "session"),
+        count(t.checkpoints.count, "checkpoint"),
+        count(t.blobs.count, "stored content"),
+        super::stats::bytes(t.blobs.bytes)
     );
     for p in &out.plan.protected {
         let _ = write!(
@@ -70,8 +71,8 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     if out.plan.undecodable_rows > 0 {
         let _ = write!(
             text,
-            "\n{} undecodable row(s) found: no blob was deleted",
-            out.plan.undecodable_rows
+            "\n{} found: no content was deleted",
+            count(out.plan.undecodable_rows, "undecodable row")
         );
     }
     Ok(Report::new(&out, text))

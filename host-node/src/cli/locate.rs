@@ -46,7 +46,10 @@ pub(super) fn locate(workspace: Option<PathBuf>, db: Option<PathBuf>) -> Result<
             how: How::Given,
         });
     }
-    let root = cwd.ancestors().find(|dir| holds_store(dir)).map(Path::to_path_buf);
+    let root = cwd
+        .ancestors()
+        .find(|dir| holds_store(dir))
+        .map(Path::to_path_buf);
     let found = root.is_some();
     let workspace = root.unwrap_or_else(|| cwd.clone());
     Ok(Located {

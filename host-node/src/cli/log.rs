@@ -1,6 +1,8 @@
-//! `rewind log [SESSION] [--all]`: the conversation by turn, with each turn's checkpoints.
+//! `rewind log [SESSION] [--all] [--absolute]`: the conversation by turn (`#N`, as every turn
+//! argument takes it), when each message came and who wrote it, with each turn's checkpoints.
 //! `--all` also shows what earlier rewinds took off the active branch.
 
+use super::style::{Role, count};
 use super::{Access, CliError, Context, Report, SessionArg};
 use rewind_core::branch::MessageView;
 use rewind_core::files::undone_changes;
@@ -16,6 +18,9 @@ pub(super) struct Args {
     /// Include abandoned branches.
     #[arg(long)]
     all: bool,
+    /// Dates and times instead of "3 minutes ago".
+    #[arg(long)]
+    absolute: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -24,19 +29,32 @@ struct Entry {
     #[serde(flatten)]
     message: MessageView,
     on_branch: bool,
+    /// The prompt's turn number along the active branch (`#N`); prompts only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    turn_number: Option<usize>,
     checkpoints: Vec<CheckpointSummary>,
 }
 
+/// The first line of `text`, at most `width` characters.
+pub(super) fn first_line(text: &str, width: usize) -> String {
+    let line = text.lines().next().unwrap_or_default();
+    if line.chars().count() > width {
+        let cut: String = line.chars().take(width.saturating_sub(1)).collect();
+        format!("{cut}…")
+    } else {
+        line.to_owned()
+    }
+}
+
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
+    let style = ctx.style.with_absolute_times(a.absolute);
     let engine = ctx.engine(Access::Read)?;
     let session = ctx.session(&engine, &a.session)?;
     let log = SessionLog::load(engine.store(), &session)?;
     let undone = undone_changes(&log.operations);
     let mut entries = Vec::new();
-    let mut text = format!(
-        "session {} ({}), generation {}\n",
-        log.session.id, log.session.title, log.session.generation
-    );
+    let mut turns = 0;
+    let mut body = String::new();
     for m in &log.messages {
         let on_branch = log.session.branch.contains(m.seq);
         if !on_branch && !a.all {
@@ -51,47 +69,75 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
         } else {
             Vec::new()
         };
+        let turn_number = (m.is_prompt() && on_branch).then(|| {
+            turns += 1;
+            turns
+        });
         let mark = if on_branch { " " } else { "x" };
-        let first_line = m
-            .text()
-            .lines()
-            .next()
-            .unwrap_or_default()
-            .chars()
-            .take(70)
-            .collect::<String>();
-        let indent = if m.is_prompt() { "" } else { "    " };
-        let role = serde_json::to_value(m.kind)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_owned))
-            .unwrap_or_default();
-        let _ = writeln!(text, "{mark} {indent}{} {role:<8} {first_line}", m.id);
+        let role = super::verdict::word(&m.kind);
+        let head = match turn_number {
+            Some(n) => style.paint(Role::Meta, format!("{:<5}", format!("#{n}"))),
+            None if m.is_prompt() => style.paint(Role::Dim, "#-   "),
+            None => "     ".to_owned(),
+        };
+        let line = first_line(&m.text(), 70);
+        let text = if m.is_prompt() {
+            style.paint(Role::Heading, line)
+        } else {
+            line
+        };
+        let _ = writeln!(
+            body,
+            "{mark} {head}{} {:<10} {}  {text}",
+            style.id(m.id.as_str()),
+            role,
+            style.time(m.created_at),
+        );
         for c in &checkpoints {
             for f in &c.files {
-                let state = if f.undone { " (undone)" } else { "" };
+                let state = if f.undone {
+                    style.paint(Role::Dim, " (undone)")
+                } else {
+                    String::new()
+                };
                 let _ = writeln!(
-                    text,
-                    "{mark}       {} {} {}{state}",
-                    c.checkpoint_id, c.tool_name, f.path
+                    body,
+                    "{mark}         {} {} {}{state}",
+                    style.id(c.checkpoint_id.as_str()),
+                    c.tool_name,
+                    f.path
                 );
             }
         }
         entries.push(Entry {
             message: MessageView::from(m),
             on_branch,
+            turn_number,
             checkpoints,
         });
     }
     for d in &log.diagnostics {
         let _ = writeln!(
-            text,
-            "! {} {} (seq {}) could not be read: {}",
-            d.kind, d.id, d.seq, d.reason
+            body,
+            "{} {} {} (seq {}) could not be read: {}",
+            style.paint(Role::Bad, "!"),
+            d.kind,
+            d.id,
+            d.seq,
+            d.reason
         );
     }
     if a.all {
-        text.push_str("(x = not on the active branch)\n");
+        body.push_str("(x = not on the active branch)\n");
     }
+    let mut text = format!(
+        "session {} {}, generation {}, {}\n",
+        style.id(log.session.id.as_str()),
+        style.paint(Role::Heading, format!("({})", log.session.title)),
+        log.session.generation,
+        count(turns, "turn"),
+    );
+    text.push_str(&body);
     let json = serde_json::json!({
         "sessionId": log.session.id,
         "generation": log.session.generation,

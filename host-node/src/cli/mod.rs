@@ -4,6 +4,7 @@
 mod apply;
 mod both;
 mod checkpoints;
+mod completions;
 mod config;
 mod conversation;
 mod demo;
@@ -15,6 +16,7 @@ mod hook_settings;
 mod init;
 mod locate;
 mod log;
+mod notes;
 mod ops;
 mod output;
 mod preview;
@@ -23,6 +25,7 @@ mod recover;
 mod refs;
 mod reply;
 mod resume;
+mod revise;
 mod session;
 mod shell;
 mod side_chat;
@@ -45,9 +48,15 @@ use std::path::PathBuf;
 
 /// Checkpoints, rewinds and undo for AI coding-agent sessions.
 #[derive(Debug, Parser)]
-#[command(name = "rewind", version, about, long_about = None)]
+#[command(
+    name = "rewind",
+    version,
+    about = "Checkpoints, rewinds and undo for AI coding-agent sessions",
+    long_about = None
+)]
 pub struct Cli {
-    /// The workspace the agent edits (default: the current directory).
+    /// The workspace the agent edits (default: the nearest directory holding .rewind/, from the
+    /// current one up; else the current directory).
     #[arg(long, global = true, value_name = "DIR")]
     workspace: Option<PathBuf>,
     /// The database (default: <workspace>/.rewind/rewind.db).
@@ -76,6 +85,16 @@ enum Command {
     Reply(reply::Args),
     /// Record a file change a tool made.
     Edit(edit::Args),
+    /// Change the latest prompt (rewinds the conversation to before it and records the new one).
+    EditPrompt(revise::EditArgs),
+    /// Ask for the latest reply again (rewinds the conversation to before its turn).
+    Retry(revise::RetryArgs),
+    /// Record a notice (hidden from the UI unless --show).
+    Notice(notes::NoticeArgs),
+    /// Record a compaction summary: the model sees it instead of the history before it.
+    Compaction(notes::CompactionArgs),
+    /// Record that a file's before-state could not be captured.
+    FailedCapture(notes::FailedCaptureArgs),
     /// Mark a turn as ended (writes its stable boundary).
     TurnEnd(turn_end::Args),
     /// Run a command in the workspace and record what it changed as one checkpoint.
@@ -118,6 +137,10 @@ enum Command {
     Trust(trust::Args),
     /// Run a scripted session in a scratch directory and show each step.
     Demo(demo::Args),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(completions::Args),
+    /// Print the man page (roff), e.g. `rewind man | man -l -`.
+    Man,
     /// Handle one agent hook event (JSON on stdin); always prints `{}` and exits 0.
     Hook(crate::hook::Args),
 }
@@ -130,6 +153,8 @@ impl Command {
         matches!(
             self,
             Self::Init(_)
+                | Self::Completions(_)
+                | Self::Man
                 | Self::Session(session::Args::New { .. } | session::Args::List)
                 | Self::Config(_)
                 | Self::Demo(_)
@@ -154,6 +179,8 @@ pub struct Report {
     exit: Option<i32>,
     /// Text goes to stderr (`exec`: stdout is the command's).
     text_to_stderr: bool,
+    /// The text is the output, whatever the format (see [`Report::raw`]).
+    raw: bool,
 }
 
 impl Report {
@@ -165,7 +192,15 @@ impl Report {
             refused: false,
             exit: None,
             text_to_stderr: false,
+            raw: false,
         }
+    }
+    /// Text that is the output itself (a script, a man page): printed as it is, also with
+    /// `--json`, which has nothing to add to it.
+    fn raw(text: String) -> Self {
+        let mut r = Self::new(&serde_json::Value::Null, text);
+        r.raw = true;
+        r
     }
     fn refused(mut self, refused: bool) -> Self {
         self.refused = refused;
@@ -202,10 +237,10 @@ impl Context {
         if !self.json {
             for r in &opened.recovered.recovered {
                 output::warn(&format!(
-                    "recovered interrupted apply {} ({:?}): {} path(s) restored",
+                    "recovered interrupted apply {} ({:?}): {} restored",
                     r.journal_id,
                     r.action,
-                    r.restored_paths.len()
+                    style::count(r.restored_paths.len(), "path")
                 ));
             }
         }
@@ -292,6 +327,11 @@ fn run(cli: Cli) -> Result<Report, CliError> {
         Command::Reply(a) => reply::run(&ctx, a),
         Command::Edit(a) => edit::run(&ctx, a),
         Command::TurnEnd(a) => turn_end::run(&ctx, a),
+        Command::EditPrompt(a) => revise::run_edit(&ctx, a),
+        Command::Retry(a) => revise::run_retry(&ctx, a),
+        Command::Notice(a) => notes::run_notice(&ctx, a),
+        Command::Compaction(a) => notes::run_compaction(&ctx, a),
+        Command::FailedCapture(a) => notes::run_failed_capture(&ctx, a),
         Command::Exec(a) => shell::run_exec(&ctx, a),
         Command::Snapshot(a) => shell::run_snapshot(&ctx, a),
         Command::Log(a) => log::run(&ctx, a),
@@ -312,6 +352,8 @@ fn run(cli: Cli) -> Result<Report, CliError> {
         Command::Recover(a) => recover::run(&ctx, a),
         Command::Trust(a) => trust::run(&ctx, a),
         Command::Demo(a) => demo::run(&ctx, a),
+        Command::Completions(a) => completions::run(&a),
+        Command::Man => completions::man(),
         Command::Hook(_) => unreachable!("handled before the context is built"),
     }
 }
@@ -330,6 +372,7 @@ pub fn main() -> i32 {
     };
     let json = cli.json;
     let (printed, code) = match run(cli) {
+        Ok(report) if report.raw => (output::stdout(report.text.trim_end()), 0),
         Ok(report) if json => (
             output::stdout(&output::pretty(&report.json)),
             report.exit_code(),

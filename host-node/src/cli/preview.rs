@@ -2,8 +2,8 @@
 
 use super::refs::{Ref, TurnOrMessage, resolve_opt};
 use super::{Access, CliError, Context, NativeEngine, Report, SessionArg};
-use rewind_core::id::{CheckpointId, MessageId, SessionId};
 use rewind_core::files::TargetOptions;
+use rewind_core::id::{CheckpointId, MessageId, SessionId};
 
 /// Exactly one target, plus an optional path filter (shared with `apply`).
 #[derive(Debug, clap::Args)]

@@ -22,10 +22,10 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
         let journal = super::refs::journal(&engine, &journal)?;
         let done = engine.abandon_journal(&journal)?;
         let text = format!(
-            "abandoned {} ({}): {} path(s) left as they are; its record is in operation {}",
+            "abandoned {} ({}): {} left as they are; its record is in operation {}",
             done.journal_id,
             done.session_id,
-            done.paths.len(),
+            super::style::count(done.paths.len(), "path"),
             done.operation_id
         );
         return Ok(Report::new(&done, text));
@@ -38,11 +38,11 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
             .unwrap_or_default();
         let _ = writeln!(
             text,
-            "{} ({}): {action}; {} path(s) restored, {} left as found",
+            "{} ({}): {action}; {} restored, {} left as found",
             r.journal_id,
             r.session_id,
-            r.restored_paths.len(),
-            r.left_paths.len()
+            super::style::count(r.restored_paths.len(), "path"),
+            super::style::count(r.left_paths.len(), "path")
         );
     }
     for s in &outcome.stuck {

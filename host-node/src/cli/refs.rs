@@ -81,7 +81,7 @@ fn lookup(
         .ids_with_prefix(kind.table, session, &full, SHOWN + 1)
         .map_err(|e| CliError::new(e.error_kind(), e.to_string()))?;
     Ok(match found.len() {
-        _ if found.iter().any(|f| *f == full) => Found::One(full),
+        _ if found.contains(&full) => Found::One(full),
         0 if typed.starts_with(kind.prefix) => Found::One(full),
         0 => Found::None,
         1 => Found::One(found.remove(0)),
@@ -184,7 +184,11 @@ impl<T: Typed> Ref<T> {
     }
 
     /// The id it names.
-    pub(super) fn resolve(&self, engine: &NativeEngine, session: &SessionId) -> Result<T, CliError> {
+    pub(super) fn resolve(
+        &self,
+        engine: &NativeEngine,
+        session: &SessionId,
+    ) -> Result<T, CliError> {
         T::resolve(engine, session, &self.text)
     }
 }
@@ -200,9 +204,12 @@ pub(super) fn resolve_opt<T: Typed>(
 
 /// A session, store-wide (the session argument of every command).
 pub(super) fn session(engine: &NativeEngine, typed: &str) -> Result<SessionId, CliError> {
-    parsed(&one(&SESSION, typed, lookup(engine, &SESSION, None, typed)?)?)
+    parsed(&one(
+        &SESSION,
+        typed,
+        lookup(engine, &SESSION, None, typed)?,
+    )?)
 }
-
 
 macro_rules! scoped {
     ($ty:ty, $kind:expr) => {
@@ -221,13 +228,19 @@ scoped!(OperationId, OPERATION);
 
 /// A journal, store-wide (`rewind recover --abandon`).
 pub(super) fn journal(engine: &NativeEngine, typed: &str) -> Result<JournalId, CliError> {
-    parsed(&one(&JOURNAL, typed, lookup(engine, &JOURNAL, None, typed)?)?)
+    parsed(&one(
+        &JOURNAL,
+        typed,
+        lookup(engine, &JOURNAL, None, typed)?,
+    )?)
 }
 
 /// A turn position (`#N`, `@`, `@-N`) checked for form.
 fn check_position(text: &str) -> Option<Result<(), CliError>> {
-    TurnSpec::parse(text.trim())
-        .map(|r| r.map(|_| ()).map_err(|why| CliError::new(ErrorKind::InvalidInput, why)))
+    TurnSpec::parse(text.trim()).map(|r| {
+        r.map(|_| ())
+            .map_err(|why| CliError::new(ErrorKind::InvalidInput, why))
+    })
 }
 
 /// A message; `#N` / `@` / `@-N` name a turn's prompt.
@@ -263,9 +276,8 @@ pub(super) struct TurnOrMessage(pub(super) String);
 
 impl Typed for TurnOrMessage {
     fn check(text: &str) -> Result<(), CliError> {
-        check_position(text).unwrap_or_else(|| {
-            well_formed(&TURN, text).or_else(|_| well_formed(&MESSAGE, text))
-        })
+        check_position(text)
+            .unwrap_or_else(|| well_formed(&TURN, text).or_else(|_| well_formed(&MESSAGE, text)))
     }
     fn resolve(e: &NativeEngine, s: &SessionId, text: &str) -> Result<Self, CliError> {
         if let Some(turn) = numbered(e, s, text)? {

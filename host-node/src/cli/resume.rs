@@ -1,5 +1,6 @@
 //! `rewind resume [SESSION]`: the derived state, with diagnostics for rows that do not decode.
 
+use super::style::count;
 use super::{Access, CliError, Context, Report, SessionArg};
 use std::fmt::Write as _;
 
@@ -14,10 +15,10 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let session = ctx.session(&engine, &a.session)?;
     let state = engine.resume(&session)?;
     let mut text = format!(
-        "session {} ({}): {} message(s) on the active branch, {} sent to the model, turn {}, generation {}\n",
+        "session {} ({}): {} on the active branch, {} sent to the model, turn {}, generation {}\n",
         state.session.id,
         state.session.title,
-        state.messages.len(),
+        count(state.messages.len(), "message"),
         state.model_history.len(),
         state.turn_number,
         state.session.generation
@@ -27,8 +28,8 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     }
     let _ = writeln!(
         text,
-        "{} checkpoint(s) on the branch; undoable operations: {}",
-        state.active_checkpoints.len(),
+        "{} on the branch; undoable operations: {}",
+        count(state.active_checkpoints.len(), "checkpoint"),
         state.undoable_operations.len()
     );
     for d in &state.diagnostics {

@@ -9,9 +9,9 @@
 
 use super::refs::Ref;
 use super::{Access, CliError, Context, Report, SessionArg, output};
-use rewind_core::id::TurnId;
 use crate::native::NativeEngine;
 use rewind_core::id::SessionId;
+use rewind_core::id::TurnId;
 use rewind_core::shell::{self, Outcome, Progress};
 use serde::Serialize;
 use std::io::IsTerminal as _;

@@ -8,7 +8,7 @@ use std::io::IsTerminal as _;
 
 /// `--color`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum ColorChoice {
+pub(super) enum ColorChoice {
     /// Colour when the output is a terminal and `NO_COLOR` is not set.
     #[default]
     Auto,
@@ -90,11 +90,6 @@ impl Style {
     pub(crate) fn with_absolute_times(mut self, absolute: bool) -> Self {
         self.absolute = absolute;
         self
-    }
-
-    /// Whether escapes are written at all.
-    pub(crate) fn color(&self) -> bool {
-        self.color
     }
 
     /// `text` in the colour of `role` (unchanged without colour).
@@ -196,7 +191,10 @@ pub(crate) fn relative_time(now: Millis, at: Millis) -> String {
         2_592_000..=31_535_999 => (secs / 2_592_000, "month"),
         _ => (secs / 31_536_000, "year"),
     };
-    format!("{} ago", count(usize::try_from(n).unwrap_or(usize::MAX), unit))
+    format!(
+        "{} ago",
+        count(usize::try_from(n).unwrap_or(usize::MAX), unit)
+    )
 }
 
 /// A local date and time with its offset, e.g. `2026-12-01 14:52:55 +01:00`.

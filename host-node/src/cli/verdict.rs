@@ -15,7 +15,7 @@ const LARGE: &str = "large file, no line counts";
 /// --since msg_1a2b3c4d`), for advice; `None` where there is nothing to retry.
 pub(super) type Retry<'a> = Option<&'a str>;
 
-fn word<T: serde::Serialize>(v: &T) -> String {
+pub(super) fn word<T: serde::Serialize>(v: &T) -> String {
     serde_json::to_value(v)
         .ok()
         .and_then(|v| v.as_str().map(str::to_owned))
@@ -112,10 +112,7 @@ fn verdict(style: &Style, p: &Preview, retry: Retry<'_>) -> String {
     }
     let blocked = style.paint(
         Role::Bad,
-        format!(
-            "blocked by {}",
-            count(p.unsafe_files.len(), "conflict")
-        ),
+        format!("blocked by {}", count(p.unsafe_files.len(), "conflict")),
     );
     let Some(cmd) = retry else {
         return blocked;
@@ -138,9 +135,9 @@ fn verdict(style: &Style, p: &Preview, retry: Retry<'_>) -> String {
     }
     if !p.safe_files.is_empty() {
         ways.push(format!(
-            "{} restores only the {} and leaves the rest",
+            "{} restores only the {} without a conflict and leaves the rest",
             style.hint(format!("{cmd} --policy skip")),
-            format!("{} without a conflict", count(p.safe_files.len(), "file"))
+            count(p.safe_files.len(), "file")
         ));
     }
     if !forceable.is_empty() {

@@ -74,7 +74,9 @@ impl SqliteStore {
             _ => None,
         };
         let sql = if scope.is_some() {
-            format!("SELECT id FROM {name} WHERE session_id = ?4 AND id >= ?1 AND id < ?2 ORDER BY id LIMIT ?3")
+            format!(
+                "SELECT id FROM {name} WHERE session_id = ?4 AND id >= ?1 AND id < ?2 ORDER BY id LIMIT ?3"
+            )
         } else {
             format!("SELECT id FROM {name} WHERE id >= ?1 AND id < ?2 ORDER BY id LIMIT ?3")
         };
