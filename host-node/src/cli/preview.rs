@@ -44,6 +44,9 @@ impl TargetArgs {
 pub(super) struct Args {
     #[command(flatten)]
     target: TargetArgs,
+    /// Also show the unified diff of what the rewind would write (as `rewind diff`).
+    #[arg(short = 'p', long)]
+    patch: bool,
 }
 
 /// Said of a file too large for a patch, whose lines the totals do not count.
@@ -120,7 +123,19 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let opts = a.target.options()?;
     let mut engine = ctx.engine(Access::Read)?;
     let session = ctx.session(&engine, &a.target.session)?;
+    let diff = match a.patch {
+        true => Some(engine.diff_file_rewind(&session, opts.clone())?),
+        false => None,
+    };
     let preview = engine.preview_file_rewind(&session, opts)?;
-    let text = describe(&preview);
-    Ok(Report::new(&preview, text))
+    let mut text = describe(&preview);
+    let mut doc = serde_json::to_value(&preview).unwrap_or_default();
+    if let Some(d) = diff {
+        let _ = write!(text, "\n\n{}", super::diff::render(&ctx.style, &d));
+        // The preview's fields stay as they are; the diff comes beside them.
+        if let serde_json::Value::Object(fields) = &mut doc {
+            fields.insert("diff".into(), serde_json::to_value(&d).unwrap_or_default());
+        }
+    }
+    Ok(Report::new(&doc, text))
 }
