@@ -130,8 +130,19 @@ fn file(t: &mut String, style: &Style, f: &FileDiff, h: &[DiffHunk]) {
     let p = &f.path;
     line(t, style, Role::Heading, &format!("diff --git a/{p} b/{p}"));
     if let (Some(old), Some(new)) = (f.old_mode, f.new_mode) {
-        line(t, style, Role::Heading, &format!("old mode {old:o}"));
-        line(t, style, Role::Heading, &format!("new mode {new:o}"));
+        // Git's spelling: a regular file's type bits, then the permission bits.
+        line(
+            t,
+            style,
+            Role::Heading,
+            &format!("old mode {:06o}", 0o100_000 | old),
+        );
+        line(
+            t,
+            style,
+            Role::Heading,
+            &format!("new mode {:06o}", 0o100_000 | new),
+        );
     }
     // A restore that only fixes the mode has no hunks, so no ---/+++ either (as git).
     if h.is_empty() {

@@ -218,3 +218,31 @@ fn an_edit_between_two_agent_changes_is_the_persons_change() {
         [(LineKind::Removed, "agent 1"), (LineKind::Added, "person")]
     );
 }
+
+#[test]
+fn a_mode_only_restore_has_modes_and_no_hunks() {
+    let (mut e, s, t, m) = start();
+    e.workspace_mut().put("run.sh", "echo hi\n");
+    e.workspace_mut().chmod("run.sh", 0o755);
+    let opts = EditOptions {
+        turn_id: t,
+        tool_name: "Bash".into(),
+        tool_call_id: None,
+        tool_message_id: None,
+        kind: CheckpointKind::Edit,
+        changes: vec![EditChange {
+            path: "run.sh".into(),
+            before: Some(b"echo hi\n".to_vec()),
+            after: Some(b"echo hi\n".to_vec()),
+            patch: None,
+            before_mode: Some(0o644),
+            after_mode: Some(0o755),
+        }],
+    };
+    e.record_edit(&s, opts).expect("edit");
+    let d = e.diff_file_rewind(&s, since(&m)).expect("diff");
+    let f = &d.files[0];
+    assert!(f.hunks.is_empty());
+    assert_eq!((f.old_mode, f.new_mode), (Some(0o755), Some(0o644)));
+    assert_eq!(f.action, Some(DiffAction::Restore));
+}
