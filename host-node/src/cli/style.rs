@@ -196,10 +196,7 @@ pub(crate) fn relative_time(now: Millis, at: Millis) -> String {
         2_592_000..=31_535_999 => (secs / 2_592_000, "month"),
         _ => (secs / 31_536_000, "year"),
     };
-    format!(
-        "{} ago",
-        count(usize::try_from(n).unwrap_or(usize::MAX), unit)
-    )
+    format!("{} ago", count(usize::try_from(n).unwrap_or(usize::MAX), unit))
 }
 
 /// A local date and time with its offset, e.g. `2026-12-01 14:52:55 +01:00`.
