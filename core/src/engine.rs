@@ -6,7 +6,7 @@ use crate::branch::{self, ActiveBranch};
 use crate::conversation;
 use crate::ctx::{Limits, Ports};
 use crate::edit;
-use crate::files::{self, ApplyOptions, ApplyOutcome, Preview, TargetOptions};
+use crate::files::{self, ApplyOptions, ApplyOutcome, Preview, RewindDiff, TargetOptions};
 use crate::fork;
 use crate::gc;
 use crate::id::SessionId;
@@ -197,6 +197,14 @@ impl<S: StoreWrite, W: Workspace> Engine<S, W> {
         opts: TargetOptions,
     ) -> Result<Preview, files::Error> {
         files::preview(&mut self.ports(), s, opts)
+    }
+    /// The line diff of a file rewind: what it would write, and both sides of each conflict.
+    pub fn diff_file_rewind(
+        &mut self,
+        s: &SessionId,
+        opts: TargetOptions,
+    ) -> Result<RewindDiff, files::Error> {
+        files::diff(&mut self.ports(), s, opts)
     }
     /// Apply a file rewind.
     pub fn apply_file_rewind(

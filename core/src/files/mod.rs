@@ -1,12 +1,14 @@
 //! File rewind: preview and apply. Every restore in the product (since a prompt, one turn, one
 //! checkpoint, undo, `both`) goes through this one planner, so none skips the conflict check.
 
+mod diff;
 mod execute;
 mod gather;
 pub mod history;
 mod plan;
 mod verbs;
 
+pub use diff::{DiffAction, DiffHunk, DiffLine, DiffStats, FileDiff, LineKind, RewindDiff, diff};
 pub use execute::RestoredFile;
 pub(crate) use execute::{Finish, execute};
 pub(crate) use gather::{Change, Gathered, gather, gather_after, log_for};

@@ -87,7 +87,7 @@ pub(crate) struct Plan {
     pub(crate) checkpoints: usize,
 }
 
-fn bytes_of(
+pub(crate) fn bytes_of(
     store: &dyn Store,
     hash: &Option<ContentHash>,
 ) -> Result<Result<Option<Vec<u8>>, String>, Error> {

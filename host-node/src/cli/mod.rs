@@ -8,6 +8,7 @@ mod completions;
 mod config;
 mod conversation;
 mod demo;
+mod diff;
 mod edit;
 mod error;
 mod fork;
@@ -109,6 +110,8 @@ enum Command {
     Ops(ops::Args),
     /// Preview a file rewind: what would be restored, and every conflict.
     Preview(preview::Args),
+    /// Show what a file rewind would write, as a unified diff (or --stat).
+    Diff(diff::Args),
     /// Apply a file rewind.
     Apply(apply::Args),
     /// Rewind the conversation to before a prompt.
@@ -338,6 +341,7 @@ fn run(cli: Cli) -> Result<Report, CliError> {
         Command::Checkpoints(a) => checkpoints::run(&ctx, a),
         Command::Ops(a) => ops::run(&ctx, a),
         Command::Preview(a) => preview::run(&ctx, a),
+        Command::Diff(a) => diff::run(&ctx, a),
         Command::Apply(a) => apply::run(&ctx, a),
         Command::Conversation(a) => conversation::run(&ctx, a),
         Command::Both(a) => both::run(&ctx, a),
