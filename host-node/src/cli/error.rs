@@ -33,6 +33,11 @@ impl CliError {
         self
     }
 
+    /// The message, without its code.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
     /// Exit with this code instead of the one the kind implies.
     #[must_use]
     pub fn with_exit(mut self, code: i32) -> Self {

@@ -77,10 +77,10 @@ impl Located {
                      record an agent's sessions";
         let message = match &self.how {
             How::Searched { from, found: false } => format!(
-                "no rewind store: there is no .rewind/ in {} or any directory above it; {start}",
+                "there is no rewind store (no .rewind/ in {} or any directory above it); {start}",
                 from.display()
             ),
-            _ => format!("no rewind store at {}; {start}", self.db.display()),
+            _ => format!("there is no rewind store at {}; {start}", self.db.display()),
         };
         CliError::new(ErrorKind::NotFound, message)
     }

@@ -165,6 +165,15 @@ impl Command {
         )
     }
 
+    /// Whether the command acts on one session (and so reports a missing store as a missing
+    /// session, see `Context::session`).
+    fn acts_on_a_session(&self) -> bool {
+        !matches!(
+            self,
+            Self::Gc(_) | Self::Stats(_) | Self::Recover(_) | Self::Trust(_) | Self::Session(_)
+        )
+    }
+
     /// Whether the command's text goes to stderr (its stdout belongs to something else).
     fn text_to_stderr(&self) -> bool {
         matches!(self, Self::Exec(_))
@@ -227,6 +236,8 @@ impl Report {
 struct Context {
     workspace: PathBuf,
     db: PathBuf,
+    /// There is no store, and the command may not start one: why, with how to start one.
+    no_store: Option<CliError>,
     json: bool,
     /// How text is formatted (colour, times).
     style: style::Style,
@@ -254,6 +265,12 @@ impl Context {
     }
 
     fn open(&self, access: Access) -> Result<crate::native::Opened, CliError> {
+        // Nothing to act on: read (an empty store) rather than create one.
+        let access = if self.no_store.is_some() {
+            Access::Read
+        } else {
+            access
+        };
         let config =
             crate::config::Config::load(&self.db).map_err(|e| CliError::host(e.to_string()))?;
         open_with(&self.workspace, &self.db, OpenOptions { access, config }).map_err(CliError::open)
@@ -263,6 +280,18 @@ impl Context {
     /// (`rewind session new` / `use`, or the agent hooks, set it) while it still exists; else the
     /// store's only session. Anything else is `invalid_input`, saying what to do.
     fn session(&self, engine: &NativeEngine, arg: &SessionArg) -> Result<SessionId, CliError> {
+        if let Some(missing) = &self.no_store {
+            return Err(match &arg.session {
+                Some(given) => CliError::new(
+                    ErrorKind::NotFound,
+                    format!("session {given} not found: {}", missing.message()),
+                ),
+                None => CliError::new(
+                    ErrorKind::InvalidInput,
+                    format!("no session given and {}", missing.message()),
+                ),
+            });
+        }
         if let Some(given) = &arg.session {
             return refs::session(engine, given);
         }
@@ -311,7 +340,10 @@ fn run(cli: Cli) -> Result<Report, CliError> {
         return Ok(Report::new(&serde_json::json!({}), "{}"));
     }
     let located = locate::locate(cli.workspace, cli.db)?;
-    if !located.exists() && !cli.command.works_without_store() {
+    // Where there is no store, a command that needs one opens nothing that could create it:
+    // one about a session says there is none (see `Context::session`), the rest say so here.
+    let no_store = (!located.exists() && !cli.command.works_without_store()).then(|| located.missing());
+    if no_store.is_some() && !cli.command.acts_on_a_session() {
         return Err(located.missing());
     }
     let (workspace, db) = (located.workspace, located.db);
@@ -320,6 +352,7 @@ fn run(cli: Cli) -> Result<Report, CliError> {
     let ctx = Context {
         workspace,
         db,
+        no_store,
         json: cli.json,
         style: style::Style::new(color, now),
     };
