@@ -97,8 +97,9 @@ fn take_back(
 }
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
+    // clap gives a lone argument to the operation: a session id there means "its latest".
     let (session, operation) = match (a.session.session, a.operation) {
-        (Some(lone), None) if !lone.trim().starts_with(SessionId::PREFIX) => (None, Some(lone)),
+        (None, Some(lone)) if lone.trim().starts_with(SessionId::PREFIX) => (Some(lone), None),
         pair => pair,
     };
     let operation = Ref::opt(operation.as_deref())?;
