@@ -2,7 +2,7 @@
 
 use super::apply::{PolicyArg, describe_outcome};
 use super::{Access, CliError, Context, Report, SessionArg, parse_id};
-use rewind_core::both::Options;
+use rewind_core::both::{Options, Outcome};
 
 #[derive(Debug, clap::Args)]
 pub(super) struct Args {
@@ -28,6 +28,12 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let mut engine = ctx.engine(Access::Rewrite)?;
     let session = ctx.session(&engine, &a.session)?;
     let out = engine.rewind_both(&session, opts)?;
+    let text = describe(&out);
+    Ok(Report::new(&out, text).refused(!out.rewound))
+}
+
+/// The human form of a `both` rewind, shared with the picker.
+pub(super) fn describe(out: &Outcome) -> String {
     let mut text = describe_outcome(&out.files);
     if out.rewound {
         text.push_str(&format!(
@@ -37,5 +43,5 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     } else {
         text.push_str("\nconversation untouched");
     }
-    Ok(Report::new(&out, text).refused(!out.rewound))
+    text
 }

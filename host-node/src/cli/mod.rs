@@ -16,6 +16,7 @@ mod init;
 mod log;
 mod ops;
 mod output;
+mod pick;
 mod preview;
 mod prompt;
 mod recover;
@@ -56,8 +57,9 @@ pub struct Cli {
     /// Colour the text: on a terminal (auto, unless NO_COLOR is set), always or never.
     #[arg(long, global = true, value_enum, default_value_t, value_name = "WHEN")]
     color: style::ColorChoice,
+    /// None: bare `rewind`, the picker on a terminal (see `pick`).
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -95,6 +97,8 @@ enum Command {
     Both(both::Args),
     /// Undo a rewind (or redo, by undoing an undo).
     Undo(undo::Args),
+    /// Choose a prompt and what to restore, preview, confirm and rewind (bare `rewind` too).
+    Pick(pick::Args),
     /// Fork a session at a message, a checkpoint or a completed turn.
     Fork(fork::Args),
     /// Open a side chat about a session (hidden history, reference only).
@@ -248,7 +252,10 @@ struct SessionArg {
 }
 
 fn run(cli: Cli) -> Result<Report, CliError> {
-    if let Command::Hook(a) = &cli.command {
+    let command = cli
+        .command
+        .unwrap_or_else(|| Command::Pick(pick::Args::bare()));
+    if let Command::Hook(a) = &command {
         // The workspace comes from the event's cwd unless given; nothing it meets is an error.
         crate::hook::run(a, cli.workspace.as_deref(), cli.db.as_deref());
         return Ok(Report::new(&serde_json::json!({}), "{}"));
@@ -259,7 +266,7 @@ fn run(cli: Cli) -> Result<Report, CliError> {
             .map_err(|e| CliError::host(format!("cannot read the current directory: {e}")))?,
     };
     let db = cli.db.unwrap_or_else(|| default_db_path(&workspace));
-    let color = !cli.json && cli.color.enabled(cli.command.text_to_stderr());
+    let color = !cli.json && cli.color.enabled(command.text_to_stderr());
     let now = rewind_core::ports::Clock::now_ms(&crate::native::SystemClock);
     let ctx = Context {
         workspace,
@@ -267,7 +274,7 @@ fn run(cli: Cli) -> Result<Report, CliError> {
         json: cli.json,
         style: style::Style::new(color, now),
     };
-    match cli.command {
+    match command {
         Command::Init(a) => init::run(&ctx, a),
         Command::Session(a) => session::run(&ctx, a),
         Command::Prompt(a) => prompt::run(&ctx, a),
@@ -284,6 +291,7 @@ fn run(cli: Cli) -> Result<Report, CliError> {
         Command::Conversation(a) => conversation::run(&ctx, a),
         Command::Both(a) => both::run(&ctx, a),
         Command::Undo(a) => undo::run(&ctx, a),
+        Command::Pick(a) => pick::run(&ctx, a),
         Command::Fork(a) => fork::run(&ctx, a),
         Command::SideChat(a) => side_chat::run(&ctx, a),
         Command::Gc(a) => gc::run(&ctx, a),
@@ -309,6 +317,14 @@ pub fn main() -> i32 {
             return output::exit_code(output::emit_usage(&e), code);
         }
     };
+    if let Some(e) = cli
+        .command
+        .is_none()
+        .then(pick::bare_without_terminal)
+        .flatten()
+    {
+        return output::exit_code(output::emit_usage(&e), 2);
+    }
     let json = cli.json;
     let (printed, code) = match run(cli) {
         Ok(report) if json => (
