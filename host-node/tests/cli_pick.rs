@@ -104,7 +104,7 @@ fn pick_the_first_prompt_and_rewind_code_and_conversation() {
     let b = Bench::new();
     let (session, first, _) = two_turns(&b);
     let mut p = spawn(&b, &["pick"]);
-    expect(&mut p, "Rewind to before which prompt?");
+    expect(&mut p, "Go back to before which prompt");
     // Newest first, numbered along the branch, the first line only, with the files changed.
     expect(&mut p, "#2");
     expect(&mut p, "polish the notes");
@@ -115,7 +115,7 @@ fn pick_the_first_prompt_and_rewind_code_and_conversation() {
     assert!(!row.contains("with details"), "only the first line: {row}");
     send(&mut p, DOWN);
     send(&mut p, ENTER);
-    expect(&mut p, "restore what?");
+    expect(&mut p, "Going back to before #1");
     expect(&mut p, "Restore code and conversation");
     expect(&mut p, "Never mind");
     send(&mut p, ENTER);
@@ -126,8 +126,8 @@ fn pick_the_first_prompt_and_rewind_code_and_conversation() {
     expect(&mut p, "can apply");
     expect(&mut p, "Rewind code and conversation?");
     send(&mut p, "y");
-    expect(&mut p, "conversation rewound to before");
     expect(&mut p, "rewind undo");
+    expect(&mut p, "conversation rewound to before");
     assert_eq!(finish(&mut p), 0);
     assert_eq!(b.read("src/lib.rs").as_deref(), Some(ORIGINAL));
     assert_eq!(
@@ -146,7 +146,7 @@ fn bare_rewind_on_a_terminal_is_the_picker() {
     let b = Bench::new();
     let (session, first, second) = two_turns(&b);
     let mut p = spawn(&b, &[]);
-    expect(&mut p, "Rewind to before which prompt?");
+    expect(&mut p, "Go back to before which prompt");
     expect(&mut p, "#2");
     send(&mut p, ENTER);
     expect(&mut p, "Restore conversation only");
@@ -170,13 +170,13 @@ fn every_way_out_changes_nothing() {
     let (session, _, _) = two_turns(&b);
     // Esc at the list.
     let mut p = spawn(&b, &["pick"]);
-    expect(&mut p, "Rewind to before which prompt?");
+    expect(&mut p, "Go back to before which prompt");
     send(&mut p, ESC);
     expect(&mut p, "cancelled; nothing changed");
     assert_eq!(finish(&mut p), 0);
     // "Never mind" at the scope.
     let mut p = spawn(&b, &["pick"]);
-    expect(&mut p, "Rewind to before which prompt?");
+    expect(&mut p, "Go back to before which prompt");
     send(&mut p, ENTER);
     expect(&mut p, "Never mind");
     send(&mut p, &DOWN.repeat(3));
@@ -201,14 +201,11 @@ fn a_file_edited_since_asks_how_to_treat_it() {
     // The person edits another line of the agent's file: a merge keeps it.
     b.write("src/lib.rs", b"A\nb\nc\nd\ne\nF\ng\n");
     let mut p = spawn(&b, &["pick", "--scope", "code"]);
-    expect(&mut p, "Rewind to before which prompt?");
+    expect(&mut p, "Go back to before which prompt");
     send(&mut p, DOWN);
     send(&mut p, ENTER);
     expect(&mut p, "UNSAFE   src/lib.rs");
-    expect(
-        &mut p,
-        "1 file edited since the agent changed it. What now?",
-    );
+    expect(&mut p, "1 file edited since the agent changed it");
     expect(&mut p, "Merge");
     expect(&mut p, "Skip");
     expect(&mut p, "Force");
@@ -280,4 +277,33 @@ fn an_unanswered_question_without_a_terminal_is_invalid_input() {
     let out = b.text(&[]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("Usage: rewind"));
+}
+
+#[test]
+fn the_list_stops_at_the_latest_fifty_but_any_prompt_can_be_named_by_id() {
+    let b = Bench::new();
+    let session = s(&b.ok(&["session", "new"]), "id");
+    let ids: Vec<String> = (1..=52)
+        .map(|i| {
+            s(
+                &b.ok(&["prompt", &session, "--text", &format!("ask {i}")]),
+                "messageId",
+            )
+        })
+        .collect();
+    let run = |turn: &str| b.json(&["pick", "--turn", turn, "--scope", "conversation", "--yes"]);
+    let (code, doc) = run("#2");
+    assert_eq!(code, 1, "{doc}");
+    assert!(
+        s(&doc["error"], "message").contains("older than the 50"),
+        "{doc}"
+    );
+    let (code, doc) = run("53");
+    assert_eq!(doc["error"]["code"], "invalid_input", "{doc}");
+    assert_eq!(code, 1);
+    // #3 is the oldest listed; #2 by its id; the engine checks either like any target.
+    let (code, doc) = run(&ids[1]);
+    assert_eq!(code, 0, "{doc}");
+    assert_eq!(s(&doc, "targetMessageId"), ids[1]);
+    assert_eq!(branch(&b, &session).1, vec![ids[0].clone()]);
 }

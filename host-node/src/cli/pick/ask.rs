@@ -59,18 +59,21 @@ impl Asker {
         usize::from(self.term.size().0)
     }
 
-    /// One of `items`; `None` when the person backs out (Esc or q).
+    /// One of `items`; `None` when the person backs out (Esc or q). With `report`, the answer
+    /// stays on screen after the prompt; long rows would wrap there, so the list does not.
     pub(super) fn select(
         &self,
         prompt: &str,
         items: &[String],
         page: usize,
+        report: bool,
     ) -> Result<Option<usize>, CliError> {
         Select::with_theme(self.theme())
             .with_prompt(prompt)
             .items(items)
             .default(0)
             .max_length(page.max(3))
+            .report(report)
             .interact_on_opt(&self.term)
             .map_err(terminal)
     }
@@ -149,9 +152,10 @@ pub(super) fn choose_prompt(
     // Leave room for the question and the lines printed before it.
     let page = asker.height().saturating_sub(4);
     asker.select(
-        "Rewind to before which prompt? (Esc to cancel)",
+        "Go back to before which prompt (Esc cancels)",
         &items,
         page,
+        false,
     )
 }
 
@@ -168,12 +172,12 @@ pub(super) fn choose_scope(
     ];
     let items: Vec<String> = choices.iter().map(|(t, _)| (*t).to_owned()).collect();
     let prompt = format!(
-        "Back to before {} \"{}\": restore what?",
+        "Going back to before {} \"{}\"",
         style.paint(Role::Meta, format!("#{}", p.number)),
         fit(p.first_line(), 50)
     );
     Ok(asker
-        .select(&prompt, &items, items.len())?
+        .select(&prompt, &items, items.len(), true)?
         .and_then(|i| choices[i].1))
 }
 
@@ -200,12 +204,12 @@ pub(super) fn choose_policy(asker: &Asker, p: &Preview) -> Result<Option<Policy>
     choices.push(("Cancel", None));
     let items: Vec<String> = choices.iter().map(|(t, _)| (*t).to_owned()).collect();
     let prompt = format!(
-        "{} edited since the agent changed {}. What now?",
+        "{} edited since the agent changed {}",
         super::super::style::count(n, "file"),
         if n == 1 { "it" } else { "them" }
     );
     Ok(asker
-        .select(&prompt, &items, items.len())?
+        .select(&prompt, &items, items.len(), true)?
         .and_then(|i| choices[i].1))
 }
 

@@ -241,8 +241,7 @@ fn what_happens(
         let gone = newest.saturating_sub(p.number) + 1;
         let _ = writeln!(
             t,
-            "conversation: back to before {}; {} leave the active branch (kept in the log, see \
-             `rewind log --all`)",
+            "conversation: back to before {}; {} leave the active branch (kept in the log)",
             ctx.style.paint(Role::Meta, format!("#{}", p.number)),
             super::style::count(usize::try_from(gone).unwrap_or(usize::MAX), "turn")
         );
@@ -270,8 +269,9 @@ fn outcome_text(ctx: &Context, out: &Outcome) -> (String, bool) {
     match out {
         Outcome::Conversation(o) => (
             format!(
-                "{}\nthe removed turns stay in the log (`rewind log --all`)",
-                super::conversation::describe(o)
+                "{}\nthe removed turns stay in the log: {}",
+                super::conversation::describe(o),
+                ctx.style.hint("rewind log --all")
             ),
             false,
         ),
@@ -279,11 +279,7 @@ fn outcome_text(ctx: &Context, out: &Outcome) -> (String, bool) {
         Outcome::Both(o) => {
             let mut t = super::both::describe(o);
             if o.rewound {
-                let _ = write!(
-                    t,
-                    "\n{} puts the files back; the conversation stays rewound",
-                    ctx.style.hint("rewind undo")
-                );
+                t.push_str("\nundoing it puts the files back; the conversation stays rewound");
             }
             (t, !o.rewound)
         }
