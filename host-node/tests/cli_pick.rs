@@ -306,4 +306,10 @@ fn the_list_stops_at_the_latest_fifty_but_any_prompt_can_be_named_by_id() {
     assert_eq!(code, 0, "{doc}");
     assert_eq!(s(&doc, "targetMessageId"), ids[1]);
     assert_eq!(branch(&b, &session).1, vec![ids[0].clone()]);
+    // A turn id names its prompt too.
+    let b = Bench::new();
+    let (session, first, _) = two_turns(&b);
+    let turn = s(&b.ok(&["log", &session])["messages"][0], "turnId");
+    let out = b.ok(&["pick", "--turn", &turn, "--scope", "conversation", "--yes"]);
+    assert_eq!(s(&out, "targetMessageId"), first);
 }

@@ -176,8 +176,8 @@ fn latest_prompts(
 }
 
 /// The row `--turn` names: `#N` / `N` (a turn number in the list), or a prompt's message id or
-/// its turn id, whole or a unique prefix of one listed. An older prompt by its whole id, which
-/// the engine then checks like any other target.
+/// its turn id, whole or a unique prefix of one listed; an older prompt by its whole id (the
+/// engine then checks it like any other target).
 pub(super) fn find(
     engine: &NativeEngine,
     session: &Session,
@@ -217,8 +217,12 @@ pub(super) fn find(
             )));
         }
     }
-    // Not listed: an older prompt, by its whole message id.
-    let id: MessageId = parse_id(r)?;
+    // Not listed: an older prompt, by its whole message id or turn id.
+    let id: MessageId = if r.starts_with(TurnId::PREFIX) {
+        load::turn(engine.store(), &session.id, &parse_id(r)?)?.prompt_id
+    } else {
+        parse_id(r)?
+    };
     let m = rewind_core::window::message(engine.store(), &session.id, &id)?;
     if !m.is_prompt() || !session.branch.contains(m.seq) {
         return Err(bad(format!(
