@@ -251,15 +251,23 @@ fn a_command_id_replays_the_same_child_and_writes_nothing() {
 
     // A key of the caller's own (a UUID) works the same way.
     let uuid = "3f2a1c9e-6b7d-4e8f-9a0b-1c2d3e4f5a6b";
-    let keyed = p.b.ok(&["fork", &p.session, "--at", &p.p2, "--command-id", uuid]);
-    let again = p.b.ok(&["fork", &p.session, "--at", &p.p2, "--command-id", uuid]);
+    let keyed =
+        p.b.ok(&["fork", &p.session, "--at", &p.p2, "--command-id", uuid]);
+    let again =
+        p.b.ok(&["fork", &p.session, "--at", &p.p2, "--command-id", uuid]);
     assert_eq!(keyed["childId"], again["childId"]);
     assert_eq!(again["replayed"], true);
     assert_eq!(p.sessions().len(), 3);
 
     // A malformed command id is bad input, not a usage error, and changes nothing.
-    let (code, doc) =
-        p.b.json(&["fork", &p.session, "--at", &p.p2, "--command-id", "has space"]);
+    let (code, doc) = p.b.json(&[
+        "fork",
+        &p.session,
+        "--at",
+        &p.p2,
+        "--command-id",
+        "has space",
+    ]);
     assert_eq!(
         (code, doc["error"]["code"].as_str()),
         (1, Some("invalid_input")),

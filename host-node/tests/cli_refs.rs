@@ -34,7 +34,11 @@ fn unique_prefixes_with_or_without_the_type_prefix_name_the_id() {
     let (session, turns) = two_turns(&b);
     let (_, p1) = &turns[0];
     let hex = &session["ses_".len()..];
-    for typed in [session.clone(), session[..12].to_owned(), hex[..8].to_owned()] {
+    for typed in [
+        session.clone(),
+        session[..12].to_owned(),
+        hex[..8].to_owned(),
+    ] {
         let doc = b.ok(&["log", &typed]);
         assert_eq!(doc["sessionId"], session.as_str(), "{typed}");
     }
@@ -75,7 +79,12 @@ fn turns_by_number_and_from_the_latest() {
     for bad in ["#3", "@-2"] {
         let (code, c, doc) = code_of(&b, &["preview", &session, "--since", bad]);
         assert_eq!((code, c.as_str()), (1, "not_found"), "{bad}: {doc}");
-        assert!(doc["error"]["message"].as_str().expect("msg").contains("#1 to #2"));
+        assert!(
+            doc["error"]["message"]
+                .as_str()
+                .expect("msg")
+                .contains("#1 to #2")
+        );
     }
     for bad in ["#0", "#x", "@+1"] {
         let (code, c, _) = code_of(&b, &["preview", &session, "--since", bad]);
@@ -109,12 +118,22 @@ fn ambiguous_prefixes_are_refused_with_their_candidates_and_unknown_ones_are_not
         .collect();
     for id in shared {
         assert!(candidates.contains(&id.as_str()), "{id} in {candidates:?}");
-        assert!(doc["error"]["message"].as_str().expect("msg").contains(id.as_str()));
+        assert!(
+            doc["error"]["message"]
+                .as_str()
+                .expect("msg")
+                .contains(id.as_str())
+        );
     }
     // A prefix nothing starts with.
     let unused = (0..=255u8)
         .map(|n| format!("{n:02x}"))
-        .find(|p| by_first.values().flatten().all(|id| !id[4..].starts_with(p.as_str())))
+        .find(|p| {
+            by_first
+                .values()
+                .flatten()
+                .all(|id| !id[4..].starts_with(p.as_str()))
+        })
         .expect("an unused two-digit prefix");
     let (code, c, _) = code_of(&b, &["log", &unused]);
     assert_eq!((code, c.as_str()), (1, "not_found"));
@@ -141,11 +160,19 @@ fn the_store_is_found_from_a_subdirectory_and_reads_never_create_one() {
     let out = bare().args(["session", "new"]).output().expect("run");
     assert!(out.status.success(), "{out:?}");
     assert!(!sub.join(".rewind").exists(), "no second store");
-    assert_eq!(b.ok(&["session", "list"]).as_array().expect("list").len(), 2);
+    assert_eq!(
+        b.ok(&["session", "list"]).as_array().expect("list").len(),
+        2
+    );
 
     // Where there is none, reading says so and creates nothing.
     let empty = tempfile::tempdir().expect("tempdir");
-    for args in [vec!["log"], vec!["ops"], vec!["stats"], vec!["prompt", "--text", "x"]] {
+    for args in [
+        vec!["log"],
+        vec!["ops"],
+        vec!["stats"],
+        vec!["prompt", "--text", "x"],
+    ] {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_rewind"))
             .current_dir(empty.path())
             .env_remove("REWIND_DB")
@@ -154,8 +181,15 @@ fn the_store_is_found_from_a_subdirectory_and_reads_never_create_one() {
             .expect("run");
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
-        assert!(err.contains("no rewind store") && err.contains("rewind session new"), "{err}");
-        assert_eq!(std::fs::read_dir(empty.path()).expect("ls").count(), 0, "{args:?}");
+        assert!(
+            err.contains("no rewind store") && err.contains("rewind session new"),
+            "{err}"
+        );
+        assert_eq!(
+            std::fs::read_dir(empty.path()).expect("ls").count(),
+            0,
+            "{args:?}"
+        );
     }
 }
 
@@ -201,7 +235,13 @@ fn the_rest_of_the_engine_is_in_the_cli() {
     let notice = b.ok(&["notice", &session, "--text", "heads up", "--show"]);
     let summary = b.ok(&["compaction", "--summary", "the story so far", "--turn", "@"]);
     let failed = b.ok(&[
-        "failed-capture", "--turn", "@", "--path", "big.bin", "--reason", "too_large",
+        "failed-capture",
+        "--turn",
+        "@",
+        "--path",
+        "big.bin",
+        "--reason",
+        "too_large",
     ]);
     assert_eq!(failed["files"][0]["path"], "big.bin");
     let log = b.ok(&["log"]);
@@ -219,7 +259,10 @@ fn the_rest_of_the_engine_is_in_the_cli() {
     }
     // A rewind over the failed capture reports it instead of guessing.
     let preview = b.ok(&["preview", "--turn", "@"]);
-    assert_eq!(preview["unsafeFiles"][0]["reason"], "unsupported_checkpoint");
+    assert_eq!(
+        preview["unsafeFiles"][0]["reason"],
+        "unsupported_checkpoint"
+    );
 }
 
 #[test]
@@ -234,7 +277,10 @@ fn completions_and_the_man_page_come_from_the_same_definitions() {
         }
     }
     let man = String::from_utf8(b.text(&["man"]).stdout).expect("utf8");
-    assert!(man.starts_with(".ie") || man.contains(".TH rewind"), "{man:.200}");
+    assert!(
+        man.starts_with(".ie") || man.contains(".TH rewind"),
+        "{man:.200}"
+    );
     assert!(man.contains("rewind\\-undo") || man.contains("rewind-undo"));
     assert!(!b.path(".rewind").exists(), "neither needs a store");
 }

@@ -48,7 +48,11 @@ impl Fixture {
                     && rest.len() == 32
                     && !self.names.iter().any(|(id, _)| id == v)
                 {
-                    let n = self.names.iter().filter(|(id, _)| id.starts_with(kind)).count();
+                    let n = self
+                        .names
+                        .iter()
+                        .filter(|(id, _)| id.starts_with(kind))
+                        .count();
                     let name = if kind == "ses" {
                         format!("ses_{}", char::from(b'A' + u8::try_from(n).expect("few")))
                     } else {
@@ -79,7 +83,9 @@ impl Fixture {
 
     fn command(&self) -> Command {
         let mut c = self.b.command();
-        c.env("TZ", "UTC").env_remove("NO_COLOR").env_remove("CLICOLOR_FORCE");
+        c.env("TZ", "UTC")
+            .env_remove("NO_COLOR")
+            .env_remove("CLICOLOR_FORCE");
         c
     }
 
@@ -133,8 +139,21 @@ fn fixture() -> Fixture {
         Some(b"fn parse() {\n    todo!()\n}\n"),
         b"fn parse() {\n    tokens().collect()\n}\n",
     );
-    record(&mut f, &t1, "tests/parse.rs", None, b"#[test]\nfn parses() {}\n");
-    f.rec(&["reply", &session, "--turn", &t1, "--text", "Implemented parse() and a test."]);
+    record(
+        &mut f,
+        &t1,
+        "tests/parse.rs",
+        None,
+        b"#[test]\nfn parses() {}\n",
+    );
+    f.rec(&[
+        "reply",
+        &session,
+        "--turn",
+        &t1,
+        "--text",
+        "Implemented parse() and a test.",
+    ]);
     f.rec(&["turn-end", &session, "--turn", &t1]);
 
     let t2 = turn(&mut f, "Remove the obsolete notes");
@@ -143,9 +162,24 @@ fn fixture() -> Fixture {
     std::fs::remove_file(f.b.path("old.txt")).expect("rm");
     let bp = before.path().display().to_string();
     f.rec(&[
-        "edit", &session, "--turn", &t2, "--path", "old.txt", "--before-file", &bp, "--deleted",
+        "edit",
+        &session,
+        "--turn",
+        &t2,
+        "--path",
+        "old.txt",
+        "--before-file",
+        &bp,
+        "--deleted",
     ]);
-    f.rec(&["reply", &session, "--turn", &t2, "--text", "Deleted old.txt."]);
+    f.rec(&[
+        "reply",
+        &session,
+        "--turn",
+        &t2,
+        "--text",
+        "Deleted old.txt.",
+    ]);
     f.rec(&["turn-end", &session, "--turn", &t2]);
 
     let t3 = turn(&mut f, "Document the parser");
@@ -156,7 +190,14 @@ fn fixture() -> Fixture {
         Some(b"fn parse() {\n    tokens().collect()\n}\n"),
         b"/// Parses tokens.\nfn parse() {\n    tokens().collect()\n}\n",
     );
-    f.rec(&["reply", &session, "--turn", &t3, "--text", "Added a doc comment."]);
+    f.rec(&[
+        "reply",
+        &session,
+        "--turn",
+        &t3,
+        "--text",
+        "Added a doc comment.",
+    ]);
     f.rec(&["turn-end", &session, "--turn", &t3]);
     // The person's own edit after the agent.
     f.b.write(
@@ -187,14 +228,19 @@ fn every_command_reads_well_without_colour() {
         insta::assert_snapshot!(name, f.show(&full));
     }
     // A rewind, its undo, and the log of both.
-    let apply = f.show(&["--color", "never", "apply", "--since", "#1", "--policy", "merge"]);
+    let apply = f.show(&[
+        "--color", "never", "apply", "--since", "#1", "--policy", "merge",
+    ]);
     f.learn(&f.b.ok(&["ops"]));
     insta::assert_snapshot!("apply_merge", f.name(&apply));
     let undo = f.show(&["--color", "never", "undo"]);
     f.learn(&f.b.ok(&["ops"]));
     insta::assert_snapshot!("undo", f.name(&undo));
     insta::assert_snapshot!("ops", f.show(&["--color", "never", "ops"]));
-    insta::assert_snapshot!("ops_absolute", f.show(&["--color", "never", "ops", "--absolute"]));
+    insta::assert_snapshot!(
+        "ops_absolute",
+        f.show(&["--color", "never", "ops", "--absolute"])
+    );
 }
 
 #[test]
@@ -208,7 +254,10 @@ fn colour_marks_ids_changes_and_conflicts_on_request_and_never_in_a_pipe() {
         let mut always = vec!["--color", "always"];
         always.extend(args.iter().copied());
         let coloured = f.show(&always);
-        assert!(coloured.contains("\x1b["), "{name}: no colour with --color always");
+        assert!(
+            coloured.contains("\x1b["),
+            "{name}: no colour with --color always"
+        );
         insta::assert_snapshot!(name, coloured);
         // Through a pipe (the test's) auto means none; NO_COLOR beats always-on terminals.
         let plain = f.show(&args);

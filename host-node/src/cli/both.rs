@@ -2,9 +2,10 @@
 
 use super::apply::PolicyArg;
 use super::refs::Ref;
-use super::style::{Role, short_id};
+use super::style::{Role, Style, short_id};
 use super::{Access, CliError, Context, Report, SessionArg};
-use rewind_core::both::Options;
+use rewind_core::both::{Options, Outcome};
+use rewind_core::id::SessionId;
 
 #[derive(Debug, clap::Args)]
 pub(super) struct Args {
@@ -39,17 +40,28 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
         retry.push_str(&format!(" --path {}", super::verdict::shell_word(p)));
     }
     let out = engine.rewind_both(&session, opts)?;
-    let mut text = super::verdict::outcome(&ctx.style, &session, &out.files, Some(&retry));
+    let text = describe(&ctx.style, &session, &out, Some(&retry));
+    Ok(Report::new(&out, text).refused(!out.rewound))
+}
+
+/// The human form of a `both` rewind, shared with the picker.
+pub(super) fn describe(
+    style: &Style,
+    session: &SessionId,
+    out: &Outcome,
+    retry: super::verdict::Retry<'_>,
+) -> String {
+    let mut text = super::verdict::outcome(style, session, &out.files, retry);
     if out.rewound {
         text.push_str(&format!(
             "\nconversation rewound to before {}",
-            ctx.style.id(out.target_message_id.as_str())
+            style.id(out.target_message_id.as_str())
         ));
     } else {
         text.push_str(&format!(
             "\n{}",
-            ctx.style.paint(Role::Dim, "conversation untouched")
+            style.paint(Role::Dim, "conversation untouched")
         ));
     }
-    Ok(Report::new(&out, text).refused(!out.rewound))
+    text
 }

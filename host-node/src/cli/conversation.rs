@@ -1,9 +1,10 @@
 //! `rewind conversation [SESSION] --to MSG`.
 
 use super::refs::Ref;
-use super::style::{count, short_id};
+use super::style::{Style, count, short_id};
 use super::{Access, CliError, Context, Report, SessionArg};
-use rewind_core::conversation::Options;
+use rewind_core::conversation::{Options, Outcome};
+use rewind_core::id::SessionId;
 
 #[derive(Debug, clap::Args)]
 pub(super) struct Args {
@@ -21,18 +22,23 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let session = ctx.session(&engine, &a.session)?;
     let to = to.resolve(&engine, &session)?;
     let out = engine.rewind_conversation(&session, Options { to })?;
-    let text = format!(
+    let text = describe(&ctx.style, &session, &out);
+    Ok(Report::new(&out, text))
+}
+
+/// The human form of a conversation rewind, shared with the picker.
+pub(super) fn describe(style: &Style, session: &SessionId, out: &Outcome) -> String {
+    format!(
         "conversation rewound to before {} (generation {}); {} kept, {} off the branch; files \
          untouched (rewind them with {})",
-        ctx.style.id(out.target_message_id.as_str()),
+        style.id(out.target_message_id.as_str()),
         out.generation,
         count(out.kept_message_count, "message"),
         count(out.removed_turn_ids.len(), "turn"),
-        ctx.style.hint(format!(
+        style.hint(format!(
             "rewind apply {} --since {}",
             short_id(session.as_str()),
             short_id(out.target_message_id.as_str())
         )),
-    );
-    Ok(Report::new(&out, text))
+    )
 }

@@ -20,6 +20,7 @@ mod log;
 mod notes;
 mod ops;
 mod output;
+mod pick;
 mod preview;
 mod prompt;
 mod recover;
@@ -69,8 +70,9 @@ pub struct Cli {
     /// Colour the text: on a terminal (auto, unless NO_COLOR is set), always or never.
     #[arg(long, global = true, value_enum, default_value_t, value_name = "WHEN")]
     color: style::ColorChoice,
+    /// None: bare `rewind`, the picker on a terminal (see `pick`).
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -122,6 +124,8 @@ enum Command {
     Undo(undo::Args),
     /// Redo: undo the latest undo.
     Redo(undo::RedoArgs),
+    /// Choose a prompt and what to restore, preview, confirm and rewind (bare `rewind` too).
+    Pick(pick::Args),
     /// Fork a session at a message, a checkpoint or a completed turn.
     Fork(fork::Args),
     /// Open a side chat about a session (hidden history, reference only).
@@ -334,7 +338,10 @@ struct SessionArg {
 }
 
 fn run(cli: Cli) -> Result<Report, CliError> {
-    if let Command::Hook(a) = &cli.command {
+    let command = cli
+        .command
+        .unwrap_or_else(|| Command::Pick(pick::Args::bare()));
+    if let Command::Hook(a) = &command {
         // The workspace comes from the event's cwd unless given; nothing it meets is an error.
         crate::hook::run(a, cli.workspace.as_deref(), cli.db.as_deref());
         return Ok(Report::new(&serde_json::json!({}), "{}"));
@@ -342,12 +349,12 @@ fn run(cli: Cli) -> Result<Report, CliError> {
     let located = locate::locate(cli.workspace, cli.db)?;
     // Where there is no store, a command that needs one opens nothing that could create it:
     // one about a session says there is none (see `Context::session`), the rest say so here.
-    let no_store = (!located.exists() && !cli.command.works_without_store()).then(|| located.missing());
-    if no_store.is_some() && !cli.command.acts_on_a_session() {
+    let no_store = (!located.exists() && !command.works_without_store()).then(|| located.missing());
+    if no_store.is_some() && !command.acts_on_a_session() {
         return Err(located.missing());
     }
     let (workspace, db) = (located.workspace, located.db);
-    let color = !cli.json && cli.color.enabled(cli.command.text_to_stderr());
+    let color = !cli.json && cli.color.enabled(command.text_to_stderr());
     let now = rewind_core::ports::Clock::now_ms(&crate::native::SystemClock);
     let ctx = Context {
         workspace,
@@ -356,7 +363,7 @@ fn run(cli: Cli) -> Result<Report, CliError> {
         json: cli.json,
         style: style::Style::new(color, now),
     };
-    match cli.command {
+    match command {
         Command::Init(a) => init::run(&ctx, a),
         Command::Session(a) => session::run(&ctx, a),
         Command::Prompt(a) => prompt::run(&ctx, a),
@@ -380,6 +387,7 @@ fn run(cli: Cli) -> Result<Report, CliError> {
         Command::Both(a) => both::run(&ctx, a),
         Command::Undo(a) => undo::run(&ctx, a),
         Command::Redo(a) => undo::run_redo(&ctx, a),
+        Command::Pick(a) => pick::run(&ctx, a),
         Command::Fork(a) => fork::run(&ctx, a),
         Command::SideChat(a) => side_chat::run(&ctx, a),
         Command::Gc(a) => gc::run(&ctx, a),
@@ -407,6 +415,14 @@ pub fn main() -> i32 {
             return output::exit_code(output::emit_usage(&e), code);
         }
     };
+    if let Some(e) = cli
+        .command
+        .is_none()
+        .then(pick::bare_without_terminal)
+        .flatten()
+    {
+        return output::exit_code(output::emit_usage(&e), 2);
+    }
     let json = cli.json;
     let (printed, code) = match run(cli) {
         Ok(report) if report.raw => (output::stdout(report.text.trim_end()), 0),

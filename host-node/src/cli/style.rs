@@ -92,6 +92,11 @@ impl Style {
         self
     }
 
+    /// Whether escapes are written at all.
+    pub(crate) fn color(&self) -> bool {
+        self.color
+    }
+
     /// `text` in the colour of `role` (unchanged without colour).
     pub(crate) fn paint(&self, role: Role, text: impl AsRef<str>) -> String {
         let text = text.as_ref();

@@ -77,6 +77,22 @@ fn bounds(range: SeqRange) -> (i64, i64) {
 }
 
 impl SqliteStore {
+    /// How many turns start in a seq range (a turn's seq is its prompt's). The picker numbers
+    /// its rows with it: one count over the `turns_by_seq` index, no row read or decoded.
+    pub fn turn_count_in(&self, session: &SessionId, range: SeqRange) -> Result<u64, HostError> {
+        let (from, to) = bounds(range);
+        let run = || -> rusqlite::Result<u64> {
+            self.conn
+                .prepare_cached(
+                    "SELECT count(*) FROM turns WHERE session_id = ?1 AND seq >= ?2 AND seq < ?3",
+                )?
+                .query_row(rusqlite::params![session.as_str(), from, to], |r| {
+                    unsigned(r, 0)
+                })
+        };
+        run().map_err(|e| error::host(&format!("cannot count turns of session {session}"), e))
+    }
+
     /// Whether the file has the delta columns (a read-only open of an older store does not).
     fn has_delta_columns(&self) -> bool {
         self.schema >= super::schema::DELTA_VERSION
