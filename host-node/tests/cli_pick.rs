@@ -204,7 +204,7 @@ fn a_file_edited_since_asks_how_to_treat_it() {
     expect(&mut p, "Go back to before which prompt");
     send(&mut p, DOWN);
     send(&mut p, ENTER);
-    expect(&mut p, "UNSAFE   src/lib.rs");
+    expect(&mut p, "CONFLICT src/lib.rs");
     expect(&mut p, "1 file edited since the agent changed it");
     expect(&mut p, "Merge");
     expect(&mut p, "Skip");
@@ -213,7 +213,7 @@ fn a_file_edited_since_asks_how_to_treat_it() {
     send(&mut p, ENTER);
     expect(&mut p, "Rewind the code?");
     send(&mut p, "y");
-    expect(&mut p, "merged: later edits kept");
+    expect(&mut p, "merged: your later edits kept");
     assert_eq!(finish(&mut p), 0);
     assert_eq!(
         b.read("src/lib.rs").as_deref(),
