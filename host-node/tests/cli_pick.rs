@@ -292,20 +292,18 @@ fn the_list_stops_at_the_latest_fifty_but_any_prompt_can_be_named_by_id() {
         })
         .collect();
     let run = |turn: &str| b.json(&["pick", "--turn", turn, "--scope", "conversation", "--yes"]);
-    let (code, doc) = run("#2");
-    assert_eq!(code, 1, "{doc}");
-    assert!(
-        s(&doc["error"], "message").contains("older than the 50"),
-        "{doc}"
-    );
     let (code, doc) = run("53");
-    assert_eq!(doc["error"]["code"], "invalid_input", "{doc}");
+    assert_eq!(doc["error"]["code"], "not_found", "{doc}");
     assert_eq!(code, 1);
-    // #3 is the oldest listed; #2 by its id; the engine checks either like any target.
+    // #3 is the oldest listed; #2 by its number or its id; the engine checks either like any
+    // target.
     let (code, doc) = run(&ids[1]);
     assert_eq!(code, 0, "{doc}");
     assert_eq!(s(&doc, "targetMessageId"), ids[1]);
     assert_eq!(branch(&b, &session).1, vec![ids[0].clone()]);
+    let (code, doc) = run("#1");
+    assert_eq!(code, 0, "{doc}");
+    assert_eq!(s(&doc, "targetMessageId"), ids[0]);
     // A turn id names its prompt too.
     let b = Bench::new();
     let (session, first, _) = two_turns(&b);

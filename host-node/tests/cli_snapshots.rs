@@ -274,3 +274,97 @@ fn colour_marks_ids_changes_and_conflicts_on_request_and_never_in_a_pipe() {
         .expect("run");
     assert!(!String::from_utf8_lossy(&out.stdout).contains('\x1b'));
 }
+
+/// `show` and learn the ids the command made, so later snapshots name them.
+fn step(f: &mut Fixture, name: &str, args: &[&str]) {
+    let mut full = vec!["--color", "never"];
+    full.extend(args);
+    let text = f.show(&full);
+    // The ids it made are in its JSON twin's store now: learn them from the log and ops.
+    f.learn(&f.b.ok(&["log", "--all"]));
+    f.learn(&f.b.ok(&["ops"]));
+    f.learn(&f.b.ok(&["session", "list"]));
+    insta::assert_snapshot!(name, f.name(&text));
+}
+
+#[test]
+fn recording_and_rewinding_commands_read_well() {
+    let mut f = fixture();
+    step(
+        &mut f,
+        "prompt",
+        &["prompt", "--text", "Add error handling"],
+    );
+    f.b.write("src/err.rs", b"pub enum Error {}\n");
+    step(
+        &mut f,
+        "edit",
+        &["edit", "--turn", "@", "--path", "src/err.rs", "--created"],
+    );
+    step(
+        &mut f,
+        "notice",
+        &["notice", "--text", "tests are slow today"],
+    );
+    step(
+        &mut f,
+        "reply",
+        &["reply", "--turn", "@", "--text", "Added an Error type."],
+    );
+    step(&mut f, "turn_end", &["turn-end", "--turn", "@"]);
+    step(
+        &mut f,
+        "compaction",
+        &["compaction", "--summary", "The parser is done."],
+    );
+    step(&mut f, "retry", &["retry"]);
+    step(
+        &mut f,
+        "edit_prompt",
+        &["edit-prompt", "--text", "Add error handling, please"],
+    );
+    step(
+        &mut f,
+        "failed_capture",
+        &[
+            "failed-capture",
+            "--turn",
+            "@",
+            "--path",
+            "huge.bin",
+            "--reason",
+            "too_large",
+        ],
+    );
+    step(&mut f, "conversation", &["conversation", "--to", "#3"]);
+    step(
+        &mut f,
+        "fork",
+        &["fork", "--at", "#2", "--command-id", "fork-1"],
+    );
+    step(
+        &mut f,
+        "fork_replayed",
+        &["fork", "--at", "#2", "--command-id", "fork-1"],
+    );
+    step(&mut f, "side_chat", &["side-chat"]);
+    step(&mut f, "gc_dry_run", &["gc", "--dry-run"]);
+    step(&mut f, "recover", &["recover"]);
+    step(&mut f, "log_all", &["log", "--all"]);
+}
+
+#[test]
+fn both_undo_and_redo_read_well() {
+    let mut f = fixture();
+    step(&mut f, "both_blocked", &["both", "--to", "#2"]);
+    step(
+        &mut f,
+        "both_merge",
+        &["both", "--to", "#2", "--policy", "merge"],
+    );
+    step(&mut f, "undo_latest", &["undo"]);
+    step(&mut f, "redo", &["redo"]);
+    step(&mut f, "undo_nothing_to_redo", &["redo"]);
+    step(&mut f, "undo_again", &["undo"]);
+    step(&mut f, "ops_after_redo", &["ops"]);
+}

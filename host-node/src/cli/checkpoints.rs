@@ -1,5 +1,6 @@
 //! `rewind checkpoints [SESSION]`.
 
+use super::style::Role;
 use super::{Access, CliError, Context, Report, SessionArg};
 use std::fmt::Write as _;
 
@@ -13,6 +14,12 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let engine = ctx.engine(Access::Read)?;
     let session = ctx.session(&engine, &a.session)?;
     let list = engine.checkpoints(&session)?;
+    let numbers: std::collections::HashMap<_, _> = super::refs::branch_turns(&engine, &session)?
+        .into_iter()
+        .enumerate()
+        .map(|(i, t)| (t.id, i + 1))
+        .collect();
+    let style = &ctx.style;
     let mut text = String::new();
     for c in &list {
         // The person's own changes, seen by a snapshot, are marked: a rewind keeps them.
@@ -24,10 +31,16 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
             .tool_input
             .as_deref()
             .map_or_else(String::new, |i| format!("  $ {i}"));
+        // `#N` for a turn on the active branch; a rewound one by its id.
+        let turn = match numbers.get(&c.turn_id) {
+            Some(n) => style.paint(Role::Meta, format!("#{n}")),
+            None => style.id(c.turn_id.as_str()),
+        };
         let _ = writeln!(
             text,
-            "{}  turn {}  {}{external}{input}",
-            c.checkpoint_id, c.turn_id, c.tool_name
+            "{}  turn {turn}  {}{external}{input}",
+            style.id(c.checkpoint_id.as_str()),
+            c.tool_name
         );
         for f in &c.files {
             // `missing` is an absent file; a failed capture's unknown side says so, with why.
@@ -40,7 +53,11 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
                 Some(h) => h.to_owned(),
                 None => unknown.clone(),
             };
-            let undone = if f.undone { "  (undone)" } else { "" };
+            let undone = if f.undone {
+                style.paint(Role::Dim, "  (undone)")
+            } else {
+                String::new()
+            };
             let _ = writeln!(
                 text,
                 "    {}  {} -> {}{undone}",

@@ -99,11 +99,12 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     }
     if ops.items.is_empty() {
         text.push_str("no operations yet");
-    } else if ops
-        .items
-        .iter()
-        .any(|o| o.kind.writes_files() && !o.files.is_empty() && in_effect(&ops.items, &o.id))
-    {
+    } else if ops.items.iter().any(|o| {
+        o.kind.writes_files()
+            && o.kind != rewind_core::model::OperationKind::Undo
+            && !o.files.is_empty()
+            && in_effect(&ops.items, &o.id)
+    }) {
         let _ = write!(
             text,
             "{}",

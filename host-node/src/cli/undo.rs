@@ -8,7 +8,7 @@ use super::{Access, CliError, Context, NativeEngine, Report, SessionArg};
 use rewind_core::ErrorKind;
 use rewind_core::files::in_effect;
 use rewind_core::id::{OperationId, SessionId};
-use rewind_core::model::OperationKind;
+use rewind_core::model::{Operation, OperationKind};
 use rewind_core::undo::Options;
 
 /// `undo`, `undo OP` or `undo SESSION OP`: a lone argument that is not a session id (`ses_…`) is
@@ -51,18 +51,27 @@ fn latest(
     which: Latest,
 ) -> Result<OperationId, CliError> {
     let ops = engine.operations(session)?.items;
-    let wanted = |k: OperationKind| match which {
-        Latest::Rewind => k.writes_files() && k != OperationKind::Undo,
-        Latest::Undo => k == OperationKind::Undo,
+    let kind_of = |id: &OperationId| ops.iter().find(|o| &o.id == id).map(|o| o.kind);
+    // Only the undo of a rewind can be redone: a redo is itself an undo (of that undo), and
+    // redoing it again would undo the rewind once more, which is `undo`'s job.
+    let wanted = |o: &Operation| match which {
+        Latest::Rewind => o.kind.writes_files() && o.kind != OperationKind::Undo,
+        Latest::Undo => {
+            o.kind == OperationKind::Undo
+                && o.undoes
+                    .as_ref()
+                    .and_then(kind_of)
+                    .is_some_and(|k| k != OperationKind::Undo)
+        }
     };
     ops.iter()
         .rev()
-        .find(|o| wanted(o.kind) && !o.files.is_empty() && in_effect(&ops, &o.id))
+        .find(|o| wanted(o) && !o.files.is_empty() && in_effect(&ops, &o.id))
         .map(|o| o.id.clone())
         .ok_or_else(|| {
             let what = match which {
                 Latest::Rewind => "nothing to undo: the session has no file rewind in effect",
-                Latest::Undo => "nothing to redo: the session has no undo in effect",
+                Latest::Undo => "nothing to redo: no rewind of this session is undone",
             };
             CliError::new(ErrorKind::NotFound, format!("{what} (see `rewind ops`)"))
         })

@@ -217,11 +217,16 @@ pub(super) fn outcome(
     retry: Retry<'_>,
 ) -> String {
     if !out.applied {
+        // Conflicts are explained above, with what to do; the engine's cause says it again.
+        let cause = if out.preview.unsafe_files.is_empty() {
+            out.cause.as_deref().unwrap_or("nothing to do")
+        } else {
+            "nothing was written"
+        };
         return format!(
-            "{}\n{}: {}",
+            "{}\n{}: {cause}",
             preview(style, &out.preview, retry),
             style.paint(Role::Bad, "not applied"),
-            out.cause.as_deref().unwrap_or("nothing to do")
         );
     }
     let mut t = restored(style, &out.restored_files);

@@ -5,6 +5,7 @@
 //! indexed count of the turns before them for the numbers. Line counts come from the patches the
 //! checkpoints store, so no preview is computed per row.
 
+use super::super::refs::{Ref, TurnOrMessage};
 use super::super::style::{Role, Style};
 use super::super::{CliError, parse_id};
 use crate::native::NativeEngine;
@@ -30,7 +31,6 @@ pub(super) struct Prompt {
     /// 1-based along the active branch.
     pub(super) number: u64,
     pub(super) id: MessageId,
-    pub(super) turn_id: Option<TurnId>,
     pub(super) text: String,
     pub(super) at: Millis,
     /// Files whose change by this turn is still in effect: (additions, deletions) per path.
@@ -99,7 +99,6 @@ pub(super) fn latest(engine: &NativeEngine, session: &Session) -> Result<Vec<Pro
                 number: before + total - i as u64,
                 text: m.text(),
                 id: m.id,
-                turn_id: m.turn_id,
                 at: m.created_at,
                 files: BTreeMap::new(),
                 undone: 0,
@@ -175,9 +174,8 @@ fn latest_prompts(
     Ok(found)
 }
 
-/// The row `--turn` names: `#N` / `N` (a turn number in the list), or a prompt's message id or
-/// its turn id, whole or a unique prefix of one listed; an older prompt by its whole id (the
-/// engine then checks it like any other target).
+/// The prompt `r` names, as every turn argument takes it (`#N` or a bare number, `@`, `@-N`, a
+/// message or turn id or unique prefix): a listed row, or an older prompt of the branch.
 pub(super) fn find(
     engine: &NativeEngine,
     session: &Session,
@@ -185,44 +183,21 @@ pub(super) fn find(
     r: &str,
 ) -> Result<Prompt, CliError> {
     let bad = |m: String| CliError::new(ErrorKind::InvalidInput, m);
-    if let Ok(n) = r.trim_start_matches('#').parse::<u64>() {
-        let newest = rows.first().map_or(0, |p| p.number);
-        return match rows.iter().find(|p| p.number == n) {
-            Some(p) => Ok(p.clone()),
-            None if n == 0 || n > newest => Err(bad(format!(
-                "there is no prompt #{n} on the active branch (the latest is #{newest})"
-            ))),
-            None => Err(bad(format!(
-                "#{n} is older than the {LIMIT} prompts the picker lists; give its message id \
-                 (see `rewind log`)"
-            ))),
-        };
-    }
-    let hits: Vec<&Prompt> = rows
-        .iter()
-        .filter(|p| {
-            p.id.as_str().starts_with(r)
-                || p.turn_id
-                    .as_ref()
-                    .is_some_and(|t| t.as_str().starts_with(r))
-        })
-        .collect();
-    match hits.as_slice() {
-        [one] => return Ok((*one).clone()),
-        [] => {}
-        _ => {
-            return Err(bad(format!(
-                "`{r}` matches {} prompts; give more of the id",
-                hits.len()
-            )));
-        }
-    }
-    // Not listed: an older prompt, by its whole message id or turn id.
-    let id: MessageId = if r.starts_with(TurnId::PREFIX) {
-        load::turn(engine.store(), &session.id, &parse_id(r)?)?.prompt_id
-    } else {
-        parse_id(r)?
+    let typed = match r.trim().parse::<u64>() {
+        Ok(_) => format!("#{}", r.trim()),
+        Err(_) => r.to_owned(),
     };
+    let named = Ref::<TurnOrMessage>::new(&typed)?
+        .resolve(engine, &session.id)?
+        .0;
+    let id: MessageId = if named.starts_with(TurnId::PREFIX) {
+        load::turn(engine.store(), &session.id, &parse_id(&named)?)?.prompt_id
+    } else {
+        parse_id(&named)?
+    };
+    if let Some(p) = rows.iter().find(|p| p.id == id) {
+        return Ok(p.clone());
+    }
     let m = rewind_core::window::message(engine.store(), &session.id, &id)?;
     if !m.is_prompt() || !session.branch.contains(m.seq) {
         return Err(bad(format!(
@@ -238,7 +213,6 @@ pub(super) fn find(
         number: before + 1,
         text: m.text(),
         id: m.id,
-        turn_id: m.turn_id,
         at: m.created_at,
         files: BTreeMap::new(),
         undone: 0,
