@@ -101,8 +101,23 @@ fn take_back(
         super::style::short_id(session.as_str()),
         super::style::short_id(opts_id.as_str())
     );
-    let text = super::verdict::outcome(&ctx.style, &session, &out, Some(&retry));
+    // Taking back a rewind is redone with `redo`; a redo is itself undone with `undo`.
+    let text = match which {
+        Latest::Rewind if !redoing(&engine, &session, &opts_id)? => {
+            super::verdict::outcome_of_undo(&ctx.style, &session, &out, Some(&retry))
+        }
+        _ => super::verdict::outcome(&ctx.style, &session, &out, Some(&retry)),
+    };
     Ok(Report::new(&out, text).refused(!out.applied))
+}
+
+/// Whether `op` is an undo (so taking it back redoes a rewind).
+fn redoing(engine: &NativeEngine, session: &SessionId, op: &OperationId) -> Result<bool, CliError> {
+    Ok(engine
+        .operations(session)?
+        .items
+        .iter()
+        .any(|o| &o.id == op && o.kind == OperationKind::Undo))
 }
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {

@@ -216,6 +216,26 @@ pub(super) fn outcome(
     out: &ApplyOutcome,
     retry: Retry<'_>,
 ) -> String {
+    outcome_then(style, session, out, retry, false)
+}
+
+/// [`outcome`] of an undo of a rewind, whose own undo is `rewind redo`.
+pub(super) fn outcome_of_undo(
+    style: &Style,
+    session: &SessionId,
+    out: &ApplyOutcome,
+    retry: Retry<'_>,
+) -> String {
+    outcome_then(style, session, out, retry, true)
+}
+
+fn outcome_then(
+    style: &Style,
+    session: &SessionId,
+    out: &ApplyOutcome,
+    retry: Retry<'_>,
+    redo: bool,
+) -> String {
     if !out.applied {
         // Conflicts are explained above, with what to do; the engine's cause says it again.
         let cause = if out.preview.unsafe_files.is_empty() {
@@ -234,6 +254,7 @@ pub(super) fn outcome(
         let _ = writeln!(t, "  {} {s}", style.paint(Role::Warn, "skipped "));
     }
     let undo = match &out.operation_id {
+        Some(_) if redo => format!("; take it back with {}", style.hint("rewind redo")),
         Some(op) => format!(
             "; undo with {} (or {} for the latest)",
             style.hint(format!(

@@ -166,16 +166,15 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     if let Some(asker) = &asker {
         // The person reads the diff before saying yes; a script has nobody to show it to.
         let diff = match scope.files() {
-            true => Some(engine.diff_file_rewind(&session_id, target.clone())?),
+            true => Some(engine.diff_file_rewind(&session_id, target)?),
             false => None,
         };
-        let retry = super::verdict::retry_command("apply", &session_id, &target);
         asker.show(&what_happens(
             ctx,
             &chosen,
             newest,
             scope,
-            preview.as_ref().map(|p| (p, diff.as_ref(), retry.as_str())),
+            preview.as_ref().map(|p| (p, diff.as_ref())),
         ));
     }
     let unsafe_files = preview.as_ref().is_some_and(|p| !p.unsafe_files.is_empty());
@@ -236,7 +235,7 @@ fn what_happens(
     p: &Prompt,
     newest: u64,
     scope: ScopeArg,
-    files: Option<(&Preview, Option<&RewindDiff>, &str)>,
+    files: Option<(&Preview, Option<&RewindDiff>)>,
 ) -> String {
     let mut t = String::new();
     let _ = writeln!(t);
@@ -249,11 +248,12 @@ fn what_happens(
             super::style::count(usize::try_from(gone).unwrap_or(usize::MAX), "turn")
         );
     }
-    if let Some((preview, diff, retry)) = files {
+    if let Some((preview, diff)) = files {
+        // No commands to run instead: the next question asks how to treat conflicts.
         let _ = writeln!(
             t,
             "files:\n{}",
-            super::verdict::preview(&ctx.style, preview, Some(retry))
+            super::verdict::preview(&ctx.style, preview, None)
         );
         if let Some(diff) = diff.filter(|d| !d.files.is_empty()) {
             let _ = writeln!(t, "\n{}", super::diff::render(&ctx.style, diff).trim_end());
