@@ -2,7 +2,7 @@
 //! [--workspace-mode shared|restore]`.
 
 use super::refs::{Ref, resolve_opt};
-use super::{Access, CliError, Context, Report, SessionArg, parse_id};
+use super::{Access, CliError, Context, Report, SessionArg};
 use rewind_core::fork::{Options, Outcome, WorkspaceMode};
 use std::fmt::Write as _;
 
@@ -69,7 +69,11 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
         Ref::opt(a.checkpoint.as_deref())?,
         Ref::opt(a.turn.as_deref())?,
     );
-    let command_id = a.command_id.as_deref().map(parse_id).transpose()?;
+    let command_id = a
+        .command_id
+        .as_deref()
+        .map(super::refs::command_id)
+        .transpose()?;
     let restore = matches!(a.workspace_mode, ModeArg::Restore);
     // Only a restoring fork writes files; every fork commits under the apply lock.
     let mut engine = ctx.engine(if restore {

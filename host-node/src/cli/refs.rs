@@ -9,7 +9,9 @@
 use super::{CliError, NativeEngine};
 use crate::sqlite::IdTable;
 use rewind_core::ErrorKind;
-use rewind_core::id::{CheckpointId, JournalId, MessageId, OperationId, SessionId, TurnId};
+use rewind_core::id::{
+    CheckpointId, CommandId, JournalId, MessageId, OperationId, SessionId, TurnId,
+};
 use rewind_core::model::Turn;
 
 /// Candidates listed when a prefix is ambiguous.
@@ -401,4 +403,26 @@ mod tests {
         assert!(matches!(TurnSpec::parse("@x"), Some(Err(_))));
         assert_eq!(TurnSpec::parse("msg_12"), None);
     }
+}
+
+/// A command id (the idempotency key of a fork or side chat) as people and scripts give it:
+/// `cmd_…`, or a key of their own (a UUID, a ULID, `try-bcrypt`), which becomes `cmd_<key>`, so
+/// the same key always names the same command.
+pub(super) fn command_id(typed: &str) -> Result<CommandId, CliError> {
+    let t = typed.trim();
+    let id = if t.starts_with(CommandId::PREFIX) {
+        t.to_owned()
+    } else {
+        format!("{}{t}", CommandId::PREFIX)
+    };
+    CommandId::parse(&id).map_err(|_| {
+        CliError::new(
+            ErrorKind::InvalidInput,
+            format!(
+                "{:?} is not a usable command id: give a key of up to 120 letters, digits, '-' \
+                 or '_' (a UUID works), or `cmd_…`",
+                t.chars().take(80).collect::<String>()
+            ),
+        )
+    })
 }

@@ -1,6 +1,6 @@
 //! `rewind side-chat [SESSION] [--command-id ID]`.
 
-use super::{Access, CliError, Context, Report, SessionArg, parse_id};
+use super::{Access, CliError, Context, Report, SessionArg};
 use rewind_core::fork::SideChatOptions;
 
 #[derive(Debug, clap::Args)]
@@ -15,7 +15,11 @@ pub(super) struct Args {
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let opts = SideChatOptions {
-        command_id: a.command_id.as_deref().map(parse_id).transpose()?,
+        command_id: a
+            .command_id
+            .as_deref()
+            .map(super::refs::command_id)
+            .transpose()?,
     };
     let mut engine = ctx.engine(Access::Record)?;
     let session = ctx.session(&engine, &a.session)?;
