@@ -773,7 +773,7 @@ export class Engine {
      * `olderThanMs` (default never; 0 is refused, under one hour counts as one hour, a running
      * turn protects its session), then every blob nothing references. `dryRun` only plans.
      */
-    gc(opts: GcOptions | undefined): GcOutcome;
+    gc(opts?: GcOptions | null): GcOutcome;
     /**
      * An engine whose records live in memory; `onCommit(batch)` receives each committed batch.
      */
@@ -841,7 +841,7 @@ export class Engine {
     /**
      * Open a side chat.
      */
-    sideChat(sessionId: string, opts: SideChatOptions): ForkOutcome;
+    sideChat(sessionId: string, opts?: SideChatOptions | null): ForkOutcome;
     /**
      * Take a workspace snapshot in a live turn and record what changed since the session's
      * previous one (the first one only sets the baseline). Needs a workspace host with

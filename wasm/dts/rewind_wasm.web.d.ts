@@ -773,7 +773,7 @@ export class Engine {
      * `olderThanMs` (default never; 0 is refused, under one hour counts as one hour, a running
      * turn protects its session), then every blob nothing references. `dryRun` only plans.
      */
-    gc(opts: GcOptions | undefined): GcOutcome;
+    gc(opts?: GcOptions | null): GcOutcome;
     /**
      * An engine whose records live in memory; `onCommit(batch)` receives each committed batch.
      */
@@ -841,7 +841,7 @@ export class Engine {
     /**
      * Open a side chat.
      */
-    sideChat(sessionId: string, opts: SideChatOptions): ForkOutcome;
+    sideChat(sessionId: string, opts?: SideChatOptions | null): ForkOutcome;
     /**
      * Take a workspace snapshot in a live turn and record what changed since the session's
      * previous one (the first one only sets the baseline). Needs a workspace host with
@@ -892,7 +892,7 @@ export interface InitOutput {
     readonly engine_fork: (a: number, b: any, c: any) => [number, number, number];
     readonly engine_fromLog: (a: any, b: any) => [number, number, number];
     readonly engine_fromSnapshot: (a: any, b: any) => [number, number, number];
-    readonly engine_gc: (a: number, b: any) => [number, number, number];
+    readonly engine_gc: (a: number, b: number) => [number, number, number];
     readonly engine_inMemory: (a: any) => [number, number, number];
     readonly engine_listSessions: (a: number) => [number, number, number];
     readonly engine_new: (a: any) => [number, number, number];
@@ -909,7 +909,7 @@ export interface InitOutput {
     readonly engine_retryLastReply: (a: number, b: any, c: any) => [number, number, number];
     readonly engine_rewind: (a: number, b: any, c: any) => [number, number, number];
     readonly engine_rewindConversation: (a: number, b: any, c: any) => [number, number, number];
-    readonly engine_sideChat: (a: number, b: any, c: any) => [number, number, number];
+    readonly engine_sideChat: (a: number, b: any, c: number) => [number, number, number];
     readonly engine_snapshot: (a: number) => [number, number, number];
     readonly engine_snapshotWorkspace: (a: number, b: any, c: any) => [number, number, number];
     readonly engine_stats: (a: number) => [number, number, number];

@@ -39,7 +39,7 @@ test('the web target loads with initSync and works', async () => {
 test('the package.json exports resolve for Node', () => {
   const pkg = JSON.parse(fs.readFileSync(path.join(PKG, 'package.json'), 'utf8'));
   assert.equal(pkg.name, 'rewind-wasm');
-  for (const f of ['node/rewind_wasm.js', 'node/rewind_wasm.d.ts', 'web/rewind_wasm.js', 'web/rewind_wasm.d.ts', 'rewind_wasm_bg.wasm']) {
+  for (const f of ['node/rewind_wasm.js', 'node/rewind_wasm.mjs', 'node/rewind_wasm.d.ts', 'node/rewind_wasm.d.mts', 'web/rewind_wasm.js', 'web/rewind_wasm.d.ts', 'rewind_wasm_bg.wasm']) {
     assert.ok(fs.existsSync(path.join(PKG, f)), f);
   }
 });

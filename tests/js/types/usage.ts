@@ -57,6 +57,11 @@ void freed;
 void ratio;
 // @ts-expect-error keep is a number
 engine.gc({ keep: 'all' });
+// Optional arguments are optional: every field of GcOptions and SideChatOptions has a default.
+const defaults: GcOutcome = engine.gc();
+const side: string = engine.sideChat(id).childId;
+void defaults;
+void side;
 const child: string = fork.childId;
 const state = engine.resume(child);
 const running: string | null = state.runningTurn;

@@ -1,6 +1,6 @@
 //! The engine's maintenance methods: recovery, listings, storage statistics and gc.
 
-use super::{Engine, Inner, Result, SessionIdArg, session_id};
+use super::{Engine, GcOptionsArg, Inner, Result, SessionIdArg, session_id};
 use crate::convert::options;
 use wasm_bindgen::prelude::*;
 
@@ -58,20 +58,10 @@ impl Engine {
     /// `olderThanMs` (default never; 0 is refused, under one hour counts as one hour, a running
     /// turn protects its session), then every blob nothing references. `dryRun` only plans.
     #[wasm_bindgen(unchecked_return_type = "GcOutcome")]
-    pub fn gc(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "GcOptions | undefined")] opts: JsValue,
-    ) -> Result<JsValue> {
-        let args: GcArgs = if opts.is_undefined() || opts.is_null() {
-            GcArgs {
-                keep: None,
-                older_than_days: None,
-                older_than_ms: None,
-                dry_run: false,
-            }
-        } else {
-            options(&opts, "gc options")?
-        };
+    pub fn gc(&mut self, opts: Option<GcOptionsArg>) -> Result<JsValue> {
+        // Absent (`undefined` or `null`) reads as `{}`: every field has a default.
+        let opts: JsValue = opts.map_or(JsValue::UNDEFINED, Into::into);
+        let args: GcArgs = options(&opts, "gc options")?;
         let defaults = rewind_core::gc::Options::default();
         let o = rewind_core::gc::Options {
             keep: args.keep.unwrap_or(defaults.keep),

@@ -25,6 +25,12 @@ extern "C" {
     /// A session id, as an optional argument.
     #[wasm_bindgen(typescript_type = "string")]
     pub type SessionIdArg;
+    /// `GcOptions`, as an optional argument (`engine.gc()` uses the defaults).
+    #[wasm_bindgen(typescript_type = "GcOptions")]
+    pub type GcOptionsArg;
+    /// `SideChatOptions`, as an optional argument (every field of it is optional).
+    #[wasm_bindgen(typescript_type = "SideChatOptions")]
+    pub type SideChatOptionsArg;
 }
 
 enum Inner {
@@ -320,9 +326,10 @@ impl Engine {
     pub fn side_chat(
         &mut self,
         #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "SideChatOptions")] opts: JsValue,
+        opts: Option<SideChatOptionsArg>,
     ) -> Result<JsValue> {
         let s = session_id(&session)?;
+        let opts: JsValue = opts.map_or(JsValue::UNDEFINED, Into::into);
         let o = options(&opts, "sideChat options")?;
         self.run(|i| with!(i, e => e.side_chat(&s, o)))
     }
