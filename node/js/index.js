@@ -56,6 +56,16 @@ function params(args) {
   });
 }
 
+/** Run an addon call; its errors carry the stable `code`: name them as the wasm package does. */
+function coded(f) {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof Error && typeof e.code === 'string') e.name = 'RewindError';
+    throw e;
+  }
+}
+
 /** Each Engine's addon handle (a WeakMap rather than a #private field: the generated methods
  * below are defined outside the class body, where a private name cannot be read). */
 const handles = new WeakMap();
@@ -90,7 +100,7 @@ class Engine {
     if (db !== undefined && db !== null && typeof db !== 'string') {
       throw rewindError('invalid_input', `Engine.open options.db must be a string, not ${typeName(db)}`);
     }
-    return new Engine(native.NativeEngine.open(workspaceDir, db == null ? undefined : { db }));
+    return new Engine(coded(() => native.NativeEngine.open(workspaceDir, db == null ? undefined : { db })));
   }
 
   /** The workspace directory (absolute). */
@@ -115,15 +125,7 @@ for (const name of methods) {
       [name](...args) {
         if (name === 'recordEdit') checkEdit(args[1]);
         const h = handle(this, name);
-        let out;
-        try {
-          out = h.call(name, params(args));
-        } catch (e) {
-          // Errors from the addon carry the stable code; say whose they are as the wasm one does.
-          if (e instanceof Error && typeof e.code === 'string') e.name = 'RewindError';
-          throw e;
-        }
-        return JSON.parse(out);
+        return JSON.parse(coded(() => h.call(name, params(args))));
       },
     }[name],
     writable: true,
