@@ -12,6 +12,7 @@ pub mod current;
 pub mod disk;
 pub mod hook;
 pub mod native;
+pub mod rpc;
 pub mod sqlite;
 
 pub use disk::DiskWorkspace;

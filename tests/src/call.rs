@@ -1,15 +1,12 @@
-//! `call(engine, "recordPrompt", {...})`: every verb by its JS name, JSON in, JSON out.
+//! `call(engine, "recordPrompt", {...})`: every verb by its JS name, with named arguments (the
+//! JSON scenarios' form: `sessionId` beside the options), run by the host's JSON dispatcher
+//! (`rewind_host::rpc`, which the Node addon uses too) after putting the arguments in the
+//! positional order its methods take.
 
-use base64::Engine as _;
-use rewind_core::conversation;
-use rewind_core::edit;
-use rewind_core::files::{ApplyOptions, TargetOptions};
-use rewind_core::id::SessionId;
+use rewind_core::ErrorKind;
 use rewind_core::ports::{StoreWrite, Workspace};
-use rewind_core::record::FileEdit;
-use rewind_core::undo;
-use rewind_core::{Coded, Engine, ErrorKind};
-use serde::de::DeserializeOwned;
+use rewind_core::{Coded, Engine};
+use rewind_host::rpc::{self, Params, RpcError};
 use serde_json::{Map, Value, json};
 
 /// A failed call: the stable code and the message.
@@ -33,42 +30,18 @@ impl CallError {
     }
 }
 
+impl From<RpcError> for CallError {
+    fn from(e: RpcError) -> Self {
+        Self {
+            code: e.code.to_owned(),
+            message: e.message,
+        }
+    }
+}
+
 /// Bytes in JSON: a UTF-8 string, `{"base64": "..."}`, or `null` for an absent file.
 pub fn bytes(v: &Value) -> Result<Option<Vec<u8>>, CallError> {
-    match v {
-        Value::Null => Ok(None),
-        Value::String(s) => Ok(Some(s.clone().into_bytes())),
-        Value::Object(o) => match o.get("base64").and_then(Value::as_str) {
-            Some(b) => base64::engine::general_purpose::STANDARD
-                .decode(b)
-                .map(Some)
-                .map_err(|e| CallError::input(format!("bad base64: {e}"))),
-            None => Err(CallError::input(
-                "bytes must be a string, {\"base64\": …} or null",
-            )),
-        },
-        _ => Err(CallError::input(
-            "bytes must be a string, {\"base64\": …} or null",
-        )),
-    }
-}
-
-fn take_session(args: &mut Map<String, Value>) -> Result<SessionId, CallError> {
-    let v = args
-        .remove("sessionId")
-        .ok_or_else(|| CallError::input("sessionId is required"))?;
-    serde_json::from_value(v).map_err(CallError::input)
-}
-
-fn opts<T: DeserializeOwned>(args: Map<String, Value>) -> Result<T, CallError> {
-    serde_json::from_value(Value::Object(args)).map_err(CallError::input)
-}
-
-fn out<T: serde::Serialize, E: Coded>(r: Result<T, E>) -> Result<Value, CallError> {
-    match r {
-        Ok(v) => Ok(serde_json::to_value(v).expect("outcomes serialise")),
-        Err(e) => Err(CallError::new(e.code(), &e)),
-    }
+    rpc::bytes(v).map_err(CallError::from)
 }
 
 /// Run one verb by its JS name.
@@ -82,138 +55,19 @@ pub fn call<S: StoreWrite, W: Workspace>(
         Value::Null => Map::new(),
         _ => return Err(CallError::input("arguments must be an object")),
     };
-    match name {
-        "createSession" => out(engine.create_session(opts(args)?)),
-        "listSessions" => {
-            let d = engine
-                .sessions()
-                .map_err(|e| CallError::new(e.kind(), &e))?;
-            Ok(json!(d.items))
-        }
-        "recordPrompt" => {
-            let s = take_session(&mut args)?;
-            out(engine.record_prompt(&s, opts(args)?))
-        }
-        "recordReply" => {
-            let s = take_session(&mut args)?;
-            out(engine.record_reply(&s, opts(args)?))
-        }
-        "recordNotice" => {
-            let s = take_session(&mut args)?;
-            out(engine.record_notice(&s, opts(args)?))
-        }
-        "recordCompaction" => {
-            let s = take_session(&mut args)?;
-            out(engine.record_compaction(&s, opts(args)?))
-        }
-        "recordEdit" => {
-            let s = take_session(&mut args)?;
-            // As in JS: only an explicit null means "absent"; a missing side is an error.
-            let mut side = |key: &str| match args.remove(key) {
-                Some(v) => bytes(&v),
-                None => Err(CallError::input(format!(
-                    "recordEdit {key} is missing: pass the bytes, or null for an absent file"
-                ))),
-            };
-            let before = side("before")?;
-            let after = side("after")?;
-            let edit: FileEdit = opts(args)?;
-            out(engine.record_edit(&s, edit.with_bytes(before, after)))
-        }
-        "recordFailedCapture" => {
-            let s = take_session(&mut args)?;
-            out(engine.record_failed_capture(&s, opts(args)?))
-        }
-        "snapshotWorkspace" => {
-            let s = take_session(&mut args)?;
-            out(engine.snapshot_workspace(&s, opts(args)?))
-        }
-        "completeTurn" => {
-            let s = take_session(&mut args)?;
-            out(engine.complete_turn(&s, opts(args)?))
-        }
-        "activeBranch" => {
-            let s = take_session(&mut args)?;
-            out(engine.active_branch(&s))
-        }
-        "previewFileRewind" => {
-            let s = take_session(&mut args)?;
-            let o: TargetOptions = opts(args)?;
-            out(engine.preview_file_rewind(&s, o))
-        }
-        "applyFileRewind" => {
-            let s = take_session(&mut args)?;
-            let o: ApplyOptions = opts(args)?;
-            out(engine.apply_file_rewind(&s, o))
-        }
-        "rewindConversation" => {
-            let s = take_session(&mut args)?;
-            let o: conversation::Options = opts(args)?;
-            out(engine.rewind_conversation(&s, o))
-        }
-        "rewind" => {
-            let s = take_session(&mut args)?;
-            out(engine.rewind(&s, opts(args)?))
-        }
-        "undo" => {
-            let s = take_session(&mut args)?;
-            let o: undo::Options = opts(args)?;
-            out(engine.undo(&s, o))
-        }
-        "editLastPrompt" => {
-            let s = take_session(&mut args)?;
-            let o: edit::EditOptions = opts(args)?;
-            out(engine.edit_last_prompt(&s, o))
-        }
-        "retryLastReply" => {
-            let s = take_session(&mut args)?;
-            let o: edit::RetryOptions = opts(args)?;
-            out(engine.retry_last_reply(&s, o))
-        }
-        "fork" => {
-            let s = take_session(&mut args)?;
-            let o: rewind_core::fork::Options = opts(args)?;
-            out(engine.fork(&s, o))
-        }
-        "sideChat" => {
-            let s = take_session(&mut args)?;
-            let o: rewind_core::fork::SideChatOptions = opts(args)?;
-            out(engine.side_chat(&s, o))
-        }
-        "gc" => {
-            let dry_run = args
-                .remove("dryRun")
-                .and_then(|v| v.as_bool())
-                .unwrap_or(false);
-            let o: rewind_core::gc::Options = opts(args)?;
-            out(engine.gc(o, dry_run))
-        }
-        "stats" => out(engine.stats()),
-        "replayLog" => replay_log(args),
-        "resume" => {
-            let s = take_session(&mut args)?;
-            out(engine.resume(&s))
-        }
-        "recover" => {
-            let s = match args.remove("sessionId") {
-                Some(v) => Some(serde_json::from_value::<SessionId>(v).map_err(CallError::input)?),
-                None => None,
-            };
-            out(engine.recover(s.as_ref()))
-        }
-        "checkpoints" => {
-            let s = take_session(&mut args)?;
-            out(engine.checkpoints(&s))
-        }
-        "operations" => {
-            let s = take_session(&mut args)?;
-            let d = engine
-                .operations(&s)
-                .map_err(|e| CallError::new(e.kind(), &e))?;
-            Ok(json!(d.items))
-        }
-        other => Err(CallError::input(format!("unknown call {other:?}"))),
+    if name == "replayLog" {
+        return replay_log(args);
     }
+    let shape =
+        rpc::params_of(name).ok_or_else(|| CallError::input(format!("unknown call {name:?}")))?;
+    let session = args.remove("sessionId").unwrap_or(Value::Null);
+    let params = match shape {
+        Params::None => json!([]),
+        Params::Options => json!([args]),
+        Params::Session | Params::OptSession => json!([session]),
+        Params::SessionOptions => json!([session, args]),
+    };
+    Ok(rpc::call(engine, name, params)?)
 }
 
 /// `Engine.fromLog` of the JS API, on any host: replay `batches` (each a string of the batch's
@@ -227,7 +81,8 @@ fn replay_log(mut args: Map<String, Value>) -> Result<Value, CallError> {
             .collect::<Result<Vec<_>, _>>()?,
         _ => return Err(CallError::input("replayLog needs batches: [...]")),
     };
-    let opts: rewind_core::replay::Options = opts(args)?;
+    let opts: rewind_core::replay::Options =
+        serde_json::from_value(Value::Object(args)).map_err(CallError::input)?;
     let mut store = rewind_core::testkit::MemStore::new();
     let report = rewind_core::replay::replay(&mut store, &batches, opts)
         .map_err(|e| CallError::new(e.code(), &e))?;

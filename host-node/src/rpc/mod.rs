@@ -1,0 +1,247 @@
+//! One JSON dispatcher for every host that speaks JSON: `call(engine, "recordPrompt",
+//! [sessionId, { text }])` runs the verb the wasm `Engine` method of that name runs, with the
+//! same positional arguments and the same result objects (the core's serde forms, camelCase),
+//! over any store and workspace. The Node addon (`node/`) and the scenario tests call it;
+//! `rewind serve --stdio` will too. Which rights a native engine needs for a call is
+//! [`access`], kept apart so the dispatcher itself stays host-agnostic.
+
+mod access;
+mod args;
+#[cfg(test)]
+mod tests;
+
+pub use access::access;
+pub use args::{bytes, bytes_json};
+
+use args::Args;
+use rewind_core::ports::{StoreWrite, Workspace};
+use rewind_core::record::FileEdit;
+use rewind_core::{Coded, Engine, ErrorKind};
+use serde_json::Value;
+
+/// A failed call: the stable code (an [`ErrorKind`] wire word) and a readable message.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct RpcError {
+    /// `invalid_input`, `not_found`, …
+    pub code: &'static str,
+    /// What went wrong, for a person.
+    pub message: String,
+}
+
+impl RpcError {
+    /// An error of this kind.
+    pub fn new(kind: ErrorKind, message: impl std::fmt::Display) -> Self {
+        Self {
+            code: kind.as_str(),
+            message: message.to_string(),
+        }
+    }
+    /// `invalid_input`.
+    pub fn input(message: impl std::fmt::Display) -> Self {
+        Self::new(ErrorKind::InvalidInput, message)
+    }
+}
+
+/// The arguments a method takes, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Params {
+    /// `()`.
+    None,
+    /// `(opts?)`.
+    Options,
+    /// `(sessionId)`.
+    Session,
+    /// `(sessionId, opts)`.
+    SessionOptions,
+    /// `(sessionId?)`.
+    OptSession,
+}
+
+/// Every method, by its JS name, with its arguments: exactly the wasm `Engine`'s verbs (the
+/// in-memory constructors and log methods aside), so code moves between the packages unchanged.
+pub const METHODS: &[(&str, Params)] = &[
+    ("createSession", Params::Options),
+    ("listSessions", Params::None),
+    ("recordPrompt", Params::SessionOptions),
+    ("recordReply", Params::SessionOptions),
+    ("recordNotice", Params::SessionOptions),
+    ("recordCompaction", Params::SessionOptions),
+    ("recordEdit", Params::SessionOptions),
+    ("recordFailedCapture", Params::SessionOptions),
+    ("snapshotWorkspace", Params::SessionOptions),
+    ("completeTurn", Params::SessionOptions),
+    ("activeBranch", Params::Session),
+    ("previewFileRewind", Params::SessionOptions),
+    ("applyFileRewind", Params::SessionOptions),
+    ("rewindConversation", Params::SessionOptions),
+    ("rewind", Params::SessionOptions),
+    ("undo", Params::SessionOptions),
+    ("editLastPrompt", Params::SessionOptions),
+    ("retryLastReply", Params::SessionOptions),
+    ("fork", Params::SessionOptions),
+    ("sideChat", Params::SessionOptions),
+    ("resume", Params::Session),
+    ("recover", Params::OptSession),
+    ("checkpoints", Params::Session),
+    ("operations", Params::Session),
+    ("gc", Params::Options),
+    ("stats", Params::None),
+];
+
+/// The arguments of a method, or `None` for a name that is not one.
+pub fn params_of(method: &str) -> Option<Params> {
+    METHODS.iter().find(|(m, _)| *m == method).map(|(_, p)| *p)
+}
+
+impl Params {
+    /// How many arguments.
+    pub fn arity(self) -> usize {
+        match self {
+            Self::None => 0,
+            Self::Options | Self::Session | Self::OptSession => 1,
+            Self::SessionOptions => 2,
+        }
+    }
+}
+
+/// The method's own `&'static` name (for messages) and arguments, or `invalid_input` naming the
+/// unknown one.
+fn known(method: &str) -> Result<(&'static str, Params), RpcError> {
+    METHODS
+        .iter()
+        .find(|(m, _)| *m == method)
+        .copied()
+        .ok_or_else(|| RpcError::input(format!("unknown method {method:?}")))
+}
+
+fn out<T: serde::Serialize, E: Coded>(r: Result<T, E>) -> Result<Value, RpcError> {
+    match r {
+        // The outcome types are plain data (strings, numbers, maps with string keys), which
+        // serde_json always serialises; a failure would be a bug, reported as `corrupt`.
+        Ok(v) => serde_json::to_value(v)
+            .map_err(|e| RpcError::new(ErrorKind::Corrupt, format!("unserialisable result: {e}"))),
+        Err(e) => Err(RpcError::new(e.code(), &e)),
+    }
+}
+
+/// Run one method. `params` is the JSON array of the JS method's arguments (`null` for none).
+/// Every argument is read and checked before the verb runs, so a refused call changed nothing.
+pub fn call<S: StoreWrite, W: Workspace>(
+    engine: &mut Engine<S, W>,
+    method: &str,
+    params: Value,
+) -> Result<Value, RpcError> {
+    let (method, shape) = known(method)?;
+    let mut a = Args::new(method, params, shape.arity())?;
+    let e = engine;
+    match method {
+        "createSession" => out(e.create_session(a.options()?)),
+        "listSessions" => out(e.sessions().map(|d| d.items)),
+        "recordPrompt" => {
+            let s = a.session()?;
+            out(e.record_prompt(&s, a.options()?))
+        }
+        "recordReply" => {
+            let s = a.session()?;
+            out(e.record_reply(&s, a.options()?))
+        }
+        "recordNotice" => {
+            let s = a.session()?;
+            out(e.record_notice(&s, a.options()?))
+        }
+        "recordCompaction" => {
+            let s = a.session()?;
+            out(e.record_compaction(&s, a.options()?))
+        }
+        "recordEdit" => {
+            let s = a.session()?;
+            let mut o = a.object()?;
+            // As in the wasm API: only an explicit null means "absent"; a forgotten side must
+            // not record a creation (whose rewind would delete a file that existed) or a
+            // deletion.
+            let mut side = |key: &str| match o.remove(key) {
+                Some(v) => bytes(&v),
+                None => Err(RpcError::input(format!(
+                    "recordEdit {key} is missing: pass the bytes, or null for an absent file"
+                ))),
+            };
+            let before = side("before")?;
+            let after = side("after")?;
+            let edit: FileEdit = a.parse(o)?;
+            out(e.record_edit(&s, edit.with_bytes(before, after)))
+        }
+        "recordFailedCapture" => {
+            let s = a.session()?;
+            out(e.record_failed_capture(&s, a.options()?))
+        }
+        "snapshotWorkspace" => {
+            let s = a.session()?;
+            let o: rewind_core::shell::Options = a.options()?;
+            out(e.snapshot_workspace(&s, o))
+        }
+        "completeTurn" => {
+            let s = a.session()?;
+            out(e.complete_turn(&s, a.options()?))
+        }
+        "activeBranch" => out(e.active_branch(&a.session()?)),
+        "previewFileRewind" => {
+            let s = a.session()?;
+            out(e.preview_file_rewind(&s, a.options()?))
+        }
+        "applyFileRewind" => {
+            let s = a.session()?;
+            out(e.apply_file_rewind(&s, a.options()?))
+        }
+        "rewindConversation" => {
+            let s = a.session()?;
+            out(e.rewind_conversation(&s, a.options()?))
+        }
+        "rewind" => {
+            let s = a.session()?;
+            out(e.rewind(&s, a.options()?))
+        }
+        "undo" => {
+            let s = a.session()?;
+            out(e.undo(&s, a.options()?))
+        }
+        "editLastPrompt" => {
+            let s = a.session()?;
+            out(e.edit_last_prompt(&s, a.options()?))
+        }
+        "retryLastReply" => {
+            let s = a.session()?;
+            out(e.retry_last_reply(&s, a.options()?))
+        }
+        "fork" => {
+            let s = a.session()?;
+            out(e.fork(&s, a.options()?))
+        }
+        "sideChat" => {
+            let s = a.session()?;
+            out(e.side_chat(&s, a.options()?))
+        }
+        "resume" => out(e.resume(&a.session()?)),
+        "recover" => {
+            let s = a.opt_session()?;
+            out(e.recover(s.as_ref()))
+        }
+        "checkpoints" => out(e.checkpoints(&a.session()?)),
+        "operations" => out(e.operations(&a.session()?).map(|d| d.items)),
+        "gc" => {
+            // The wasm `gc` options: the retention settings plus `dryRun`.
+            let mut o = a.object()?;
+            let dry_run = match o.remove("dryRun") {
+                None | Some(Value::Null) => false,
+                Some(Value::Bool(b)) => b,
+                Some(_) => return Err(RpcError::input("gc options: dryRun must be a boolean")),
+            };
+            let opts: rewind_core::gc::Options = a.parse(o)?;
+            out(e.gc(opts, dry_run))
+        }
+        "stats" => out(e.stats()),
+        // `known` only returns names of METHODS, and every one has an arm above (a unit test
+        // calls each).
+        other => Err(RpcError::input(format!("unknown method {other:?}"))),
+    }
+}
