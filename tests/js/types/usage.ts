@@ -114,6 +114,13 @@ const shotPaths: string[] = [...shot.created, ...shot.modified, ...shot.deleted,
 const kinds: CheckpointKind[] = engine.checkpoints(id).map((c) => c.kind);
 const toolInput: string | undefined = engine.checkpoints(id)[0]?.toolInput;
 engine.previewFileRewind(id, { since: messageId, includeExternal: true });
+const diff = engine.diffFileRewind(id, { since: messageId });
+const conflictLines: string[] = diff.files
+  .filter((f) => !f.safe && f.mergeable)
+  .flatMap((f) => [...(f.personChange ?? []), ...(f.agentChange ?? [])])
+  .flatMap((h) => h.lines.filter((l) => l.kind !== 'context').map((l) => l.text));
+const diffAction: 'restore' | 'create' | 'delete' | null = diff.files[0]?.action ?? null;
+void [conflictLines, diffAction, diff.stats.additions];
 const modes = engine.operations(id).flatMap((o) => o.files ?? []).map((f) => f.beforeMode ?? f.afterMode);
 const keeping: StoreHost = { ...store, workspaceSnapshot: (sessionId: string) => store.session(sessionId) };
 void [shotKind, shotPaths, kinds, toolInput, modes, keeping];
