@@ -15,6 +15,7 @@ import {
   type WorkspaceHost,
 } from 'rewind-wasm';
 import init, { Engine as WebEngine } from 'rewind-wasm/web';
+import { openBrowserEngine, deleteBrowserEngine, type BrowserEngine, type BrowserWorkspace } from 'rewind-wasm/persist';
 
 const files = new Map<string, Uint8Array>();
 const workspace: WorkspaceHost = {
@@ -134,6 +135,21 @@ async function browser(): Promise<void> {
   await init();
   const web = WebEngine.inMemory({ workspace });
   web.createSession();
+  // Browser persistence: the engine in memory, written behind to IndexedDB.
+  const store: BrowserEngine = await openBrowserEngine({ name: 'ide', compactEvery: 500 });
+  const ws = store.workspace as BrowserWorkspace;
+  ws.writeText('a.ts', 'x');
+  const text: string | null = ws.readText('a.ts');
+  const s = store.engine.createSession({ title: 'ide' });
+  store.engine.recordPrompt(s.id, { text: text ?? '' });
+  await store.flush();
+  await store.compact();
+  const pending: number = store.stats.pending;
+  store.close();
+  await deleteBrowserEngine('ide');
+  void pending;
+  // @ts-expect-error: a store needs a name
+  await openBrowserEngine({});
 }
 
 // Wrong uses must not type-check.
