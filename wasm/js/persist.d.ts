@@ -37,12 +37,12 @@ export interface BrowserWorkspace extends WorkspaceHost {
   writeText(path: string, text: string): void;
 }
 
-export interface BrowserEngine {
+export interface BrowserEngine<W extends WorkspaceHost = BrowserWorkspace> {
   readonly name: string;
   /** The real engine (in memory): every committed batch is queued for IndexedDB. */
   readonly engine: Engine;
-  /** The store's workspace, or the one you passed. */
-  readonly workspace: BrowserWorkspace | WorkspaceHost;
+  /** The store's workspace (a `BrowserWorkspace`), or the one you passed. */
+  readonly workspace: W;
   /** The database was empty: nothing was loaded. */
   readonly created: boolean;
   /** What `engine.recover()` settled on open. */
@@ -72,7 +72,8 @@ export interface BrowserEngine {
  * `RewindError`, a database of an unknown layout (`corrupt`), of a newer format (`unavailable`),
  * one whose log or snapshot is damaged (`corrupt`), or one open in another tab (`unavailable`).
  */
-export function openBrowserEngine(opts: BrowserEngineOptions): Promise<BrowserEngine>;
+export function openBrowserEngine(opts: BrowserEngineOptions & { workspace?: undefined }): Promise<BrowserEngine<BrowserWorkspace>>;
+export function openBrowserEngine<W extends WorkspaceHost>(opts: BrowserEngineOptions & { workspace: W }): Promise<BrowserEngine<W>>;
 
 /** Delete a store's database (close it first). */
 export function deleteBrowserEngine(name: string): Promise<void>;

@@ -137,7 +137,12 @@ async function browser(): Promise<void> {
   web.createSession();
   // Browser persistence: the engine in memory, written behind to IndexedDB.
   const store: BrowserEngine = await openBrowserEngine({ name: 'ide', compactEvery: 500 });
-  const ws = store.workspace as BrowserWorkspace;
+  const ws: BrowserWorkspace = store.workspace;
+  const own = await openBrowserEngine({ name: 'own', workspace });
+  const mine: WorkspaceHost = own.workspace;
+  // @ts-expect-error: your own workspace has no readText
+  own.workspace.readText('a.ts');
+  void mine;
   ws.writeText('a.ts', 'x');
   const text: string | null = ws.readText('a.ts');
   const s = store.engine.createSession({ title: 'ide' });
