@@ -489,6 +489,59 @@ export interface Preview {
     revertedPaths: string[];
     stats: { files: number; checkpoints: number; additions: number; deletions: number };
 }
+/** What a rewind does to a file in a `RewindDiff`. */
+export type DiffAction = "restore" | "create" | "delete";
+/** One line of a hunk: its text without the `\n` (a CRLF line keeps its `\r`). */
+export interface DiffLine {
+    kind: "context" | "added" | "removed";
+    text: string;
+    /** The last line of its side and has no final newline (absent when false). */
+    noNewline?: boolean;
+}
+/** A unified-diff hunk with 3 lines of context; starts are 1-based, as in jsdiff. */
+export interface DiffHunk {
+    oldStart: number;
+    oldLines: number;
+    newStart: number;
+    newLines: number;
+    lines: DiffLine[];
+}
+/** One file a rewind would touch: disk now → what the rewind writes. */
+export interface FileDiff {
+    /** The file, or `checkpoint:<id>` for a checkpoint row that cannot be read. */
+    path: string;
+    /** Null when the content to restore is unknown. */
+    action: DiffAction | null;
+    /** A `block` apply writes it (the preview lists it under `safeFiles`). */
+    safe: boolean;
+    reason?: UnsafeReason;
+    message?: string;
+    mergeable: boolean;
+    forceable: boolean;
+    /** A side is not text: no hunks. */
+    binary: boolean;
+    /** A side is over 1 MiB: no hunks. */
+    large: boolean;
+    oldMode?: number;
+    newMode?: number;
+    additions: number;
+    deletions: number;
+    /** Disk now → what a restore writes (for an unsafe file: what `force` would write). */
+    hunks: DiffHunk[];
+    /** A file changed after the agent: what the agent left → what was found instead. */
+    personChange?: DiffHunk[];
+    /** A file changed after the agent: the agent's change being undone. */
+    agentChange?: DiffHunk[];
+    /** A mergeable file: disk now → what `merge` would write. */
+    mergeHunks?: DiffHunk[];
+}
+export interface RewindDiff {
+    sessionId: string;
+    files: FileDiff[];
+    unchangedFiles: string[];
+    revertedPaths: string[];
+    stats: { files: number; additions: number; deletions: number };
+}
 export interface RestoredFile {
     path: string;
     action: FileAction;
@@ -748,6 +801,12 @@ export class Engine {
      * Start a session.
      */
     createSession(opts?: SessionOptions | null): Session;
+    /**
+     * What a file rewind would write, line by line (disk now → restore), from the same plan
+     * `previewFileRewind` and `applyFileRewind` use; for a conflict also the person's change,
+     * the agent's change being undone and what `merge` would write. Nothing written.
+     */
+    diffFileRewind(sessionId: string, opts: TargetOptions): RewindDiff;
     /**
      * Edit the latest prompt (rewinds to before it, then records the new text).
      */

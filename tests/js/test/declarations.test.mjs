@@ -61,6 +61,14 @@ function samples() {
   engine.recordCompaction(id, { text: 'a summary' });
   engine.recordEdit(id, { turnId, path: 'a.txt', before: null, after: utf8('a'), toolName: 'Write' });
   engine.completeTurn(id, { turnId });
+  // diffFileRewind: a safe file, then a conflict (the person's change, the agent's, the merge).
+  const { turnId: t2, messageId: m2 } = engine.recordPrompt(id, { text: 'diff' });
+  workspace.put('b.txt', utf8('1\nTWO\n3\n4\n5\n6\n'));
+  engine.recordEdit(id, { turnId: t2, path: 'b.txt', before: utf8('1\n2\n3\n4\n5\n6\n'), after: utf8('1\nTWO\n3\n4\n5\n6\n'), toolName: 'Edit' });
+  engine.completeTurn(id, { turnId: t2 });
+  engine.diffFileRewind(id, { since: m2 });
+  workspace.put('b.txt', utf8('1\nTWO\n3\n4\n5\nSIX\n'));
+  engine.diffFileRewind(id, { since: m2, paths: ['b.txt'] });
   engine.recover(id);
   engine.gc();
   engine.gc({ dryRun: true, keep: 1 });

@@ -39,7 +39,7 @@ before(() => {
 
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-test('the tarball holds the README, both licenses, one .wasm and the two builds, nothing else', () => {
+test('the tarball holds the README, both licenses, one .wasm, the two builds and the browser store, nothing else', () => {
   assert.deepEqual(files, [
     'LICENSE-APACHE',
     'LICENSE-MIT',
@@ -52,6 +52,9 @@ test('the tarball holds the README, both licenses, one .wasm and the two builds,
     'package.json',
     'rewind_wasm_bg.wasm',
     'web/package.json',
+    'web/persist-workspace.js',
+    'web/persist.d.ts',
+    'web/persist.js',
     'web/rewind_wasm.d.ts',
     'web/rewind_wasm.js',
     'web/rewind_wasm_bg.wasm.d.ts',
@@ -143,7 +146,9 @@ void swept;
 test('strict TypeScript compiles against it (nodenext ESM and CommonJS, and bundler resolution)', () => {
   write('esm.mts', `import { Engine, type WorkspaceHost, type Preview, type GcOutcome } from 'rewind-wasm';\n${typed}`);
   write('cjs.cts', `import rewind = require('rewind-wasm');\nimport Engine = rewind.Engine;\ntype WorkspaceHost = rewind.WorkspaceHost;\ntype Preview = rewind.Preview;\ntype GcOutcome = rewind.GcOutcome;\n${typed}`);
-  write('web.ts', `import init, { Engine, type WorkspaceHost, type Preview, type GcOutcome } from 'rewind-wasm';\nawait init();\n${typed}\nexport {};\n`);
+  // The browser store (rewind-wasm/persist) over the web build, as a page imports it.
+  const persisted = `import { openBrowserEngine } from 'rewind-wasm/persist';\nconst store = await openBrowserEngine({ name: 'ide' });\nstore.engine.createSession();\nawait store.flush();\nstore.close();\n`;
+  write('web.ts', `import init, { Engine, type WorkspaceHost, type Preview, type GcOutcome } from 'rewind-wasm';\nawait init();\n${typed}\n${persisted}export {};\n`);
   // Strict, and the package's declarations are checked too (skipLibCheck off); only the
   // standard library's are skipped, which takes most of tsc's time.
   const tsconfig = (module, moduleResolution, files) => JSON.stringify({

@@ -15,6 +15,7 @@ import {
   type WorkspaceHost,
 } from 'rewind-wasm';
 import init, { Engine as WebEngine } from 'rewind-wasm/web';
+import { openBrowserEngine, deleteBrowserEngine, type BrowserEngine, type BrowserWorkspace } from 'rewind-wasm/persist';
 
 const files = new Map<string, Uint8Array>();
 const workspace: WorkspaceHost = {
@@ -114,6 +115,13 @@ const shotPaths: string[] = [...shot.created, ...shot.modified, ...shot.deleted,
 const kinds: CheckpointKind[] = engine.checkpoints(id).map((c) => c.kind);
 const toolInput: string | undefined = engine.checkpoints(id)[0]?.toolInput;
 engine.previewFileRewind(id, { since: messageId, includeExternal: true });
+const diff = engine.diffFileRewind(id, { since: messageId });
+const conflictLines: string[] = diff.files
+  .filter((f) => !f.safe && f.mergeable)
+  .flatMap((f) => [...(f.personChange ?? []), ...(f.agentChange ?? [])])
+  .flatMap((h) => h.lines.filter((l) => l.kind !== 'context').map((l) => l.text));
+const diffAction: 'restore' | 'create' | 'delete' | null = diff.files[0]?.action ?? null;
+void [conflictLines, diffAction, diff.stats.additions];
 const modes = engine.operations(id).flatMap((o) => o.files ?? []).map((f) => f.beforeMode ?? f.afterMode);
 const keeping: StoreHost = { ...store, workspaceSnapshot: (sessionId: string) => store.session(sessionId) };
 void [shotKind, shotPaths, kinds, toolInput, modes, keeping];
@@ -127,6 +135,26 @@ async function browser(): Promise<void> {
   await init();
   const web = WebEngine.inMemory({ workspace });
   web.createSession();
+  // Browser persistence: the engine in memory, written behind to IndexedDB.
+  const store: BrowserEngine = await openBrowserEngine({ name: 'ide', compactEvery: 500 });
+  const ws: BrowserWorkspace = store.workspace;
+  const own = await openBrowserEngine({ name: 'own', workspace });
+  const mine: WorkspaceHost = own.workspace;
+  // @ts-expect-error: your own workspace has no readText
+  own.workspace.readText('a.ts');
+  void mine;
+  ws.writeText('a.ts', 'x');
+  const text: string | null = ws.readText('a.ts');
+  const s = store.engine.createSession({ title: 'ide' });
+  store.engine.recordPrompt(s.id, { text: text ?? '' });
+  await store.flush();
+  await store.compact();
+  const pending: number = store.stats.pending;
+  store.close();
+  await deleteBrowserEngine('ide');
+  void pending;
+  // @ts-expect-error: a store needs a name
+  await openBrowserEngine({});
 }
 
 // Wrong uses must not type-check.

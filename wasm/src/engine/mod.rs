@@ -48,6 +48,7 @@ macro_rules! with {
     };
 }
 
+mod diff;
 mod maintenance;
 mod memory;
 mod record;
