@@ -20,6 +20,7 @@ export type EngineMethod =
   | 'completeTurn'
   | 'activeBranch'
   | 'previewFileRewind'
+  | 'diffFileRewind'
   | 'applyFileRewind'
   | 'rewindConversation'
   | 'rewind'

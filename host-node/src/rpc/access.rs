@@ -12,8 +12,8 @@ fn option<'a>(params: &'a Value, index: usize, key: &str) -> Option<&'a str> {
 
 /// Which [`Access`] a call of `method` with `params` needs:
 ///
-/// * reads (`listSessions`, `activeBranch`, `previewFileRewind`, `resume`, `checkpoints`,
-///   `operations`, `stats`) open read-only and write nothing anywhere;
+/// * reads (`listSessions`, `activeBranch`, `previewFileRewind`, `diffFileRewind`, `resume`,
+///   `checkpoints`, `operations`, `stats`) open read-only and write nothing anywhere;
 /// * file-writing verbs (`applyFileRewind`, `undo`, `recover`, a `rewind` whose scope is not
 ///   `conversation`, an `editLastPrompt` with `workspace: "rewind"`, a `fork` with
 ///   `workspaceMode: "restore"`) take the apply lock and need a trusted store;
@@ -22,8 +22,8 @@ fn option<'a>(params: &'a Value, index: usize, key: &str) -> Option<&'a str> {
 pub fn access(method: &str, params: &Value) -> Result<Access, RpcError> {
     let (method, _) = known(method)?;
     Ok(match method {
-        "listSessions" | "activeBranch" | "previewFileRewind" | "resume" | "checkpoints"
-        | "operations" | "stats" => Access::Read,
+        "listSessions" | "activeBranch" | "previewFileRewind" | "diffFileRewind" | "resume"
+        | "checkpoints" | "operations" | "stats" => Access::Read,
         "applyFileRewind" | "undo" | "recover" => Access::Rewrite,
         "rewind" => match option(params, 1, "scope") {
             Some("conversation") => Access::Record,

@@ -73,6 +73,7 @@ pub const METHODS: &[(&str, Params)] = &[
     ("completeTurn", Params::SessionOptions),
     ("activeBranch", Params::Session),
     ("previewFileRewind", Params::SessionOptions),
+    ("diffFileRewind", Params::SessionOptions),
     ("applyFileRewind", Params::SessionOptions),
     ("rewindConversation", Params::SessionOptions),
     ("rewind", Params::SessionOptions),
@@ -188,6 +189,10 @@ pub fn call<S: StoreWrite, W: Workspace>(
         "previewFileRewind" => {
             let s = a.session()?;
             out(e.preview_file_rewind(&s, a.options()?))
+        }
+        "diffFileRewind" => {
+            let s = a.session()?;
+            out(e.diff_file_rewind(&s, a.options()?))
         }
         "applyFileRewind" => {
             let s = a.session()?;

@@ -71,6 +71,14 @@ fn a_session_records_previews_applies_and_undoes() {
     );
     assert_eq!(preview["canApply"], json!(true));
     assert_eq!(preview["safeFiles"][0]["path"], json!("a.txt"));
+    let diff = ok(&mut e, "diffFileRewind", json!([id, { "since": prompt }]));
+    assert_eq!(diff["files"][0]["path"], json!("a.txt"));
+    assert_eq!(
+        diff["files"][0]["hunks"][0]["lines"]
+            .as_array()
+            .map(Vec::len),
+        Some(2)
+    );
     let done = ok(
         &mut e,
         "applyFileRewind",
