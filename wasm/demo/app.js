@@ -5,7 +5,7 @@
 // only the UI's own selection (session, open file) is in localStorage.
 import { openBrowserEngine, deleteBrowserEngine } from '../pkg/web/persist.js';
 import { runAgent, seed } from './agent.js';
-import { el, renderDiff } from './diff-view.js';
+import { count, el, renderDiff } from './diff-view.js';
 
 const STORE = new URLSearchParams(location.search).get('store') ?? 'demo';
 const PREFS = `rewind-demo:${STORE}`;
@@ -182,7 +182,7 @@ const ACTIONS = {
   },
   conversation: (id) => {
     const out = engine.rewindConversation(ui.session, { to: id });
-    return `Conversation rewound: ${out.removedTurnIds.length} turn(s) left the branch.`;
+    return `Conversation rewound: ${count(out.removedTurnIds.length, 'turn')} left the branch.`;
   },
   both: (id, diff) => {
     const out = engine.rewind(ui.session, { scope: 'both', to: id, policy: policy(diff) });
@@ -192,7 +192,7 @@ const ACTIONS = {
     const out = engine.fork(ui.session, { at: id });
     ui.session = out.childId;
     savePrefs();
-    return `Forked: a new session with ${out.copiedMessages} message(s).`;
+    return `Forked: a new session with ${count(out.copiedMessages, 'message')}.`;
   },
 };
 

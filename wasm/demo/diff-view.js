@@ -64,10 +64,15 @@ export function renderDiff(root, diff, label) {
   }
   const conflicts = diff.files.filter((f) => !f.safe).length;
   root.append(el('p', { class: 'summary', 'data-testid': 'diff-summary' },
-    `Rewind to before ${label}: ${diff.stats.files} file(s), +${diff.stats.additions} −${diff.stats.deletions}`,
-    conflicts ? ` · ${conflicts} conflict(s): rewind merges them` : '',
+    `Rewind to before ${label}: ${count(diff.stats.files, 'file')}, +${diff.stats.additions} −${diff.stats.deletions}`,
+    conflicts ? ` · ${count(conflicts, 'conflict')}: rewind merges ${conflicts === 1 ? 'it' : 'them'}` : '',
     diff.unchangedFiles.length ? ` · ${diff.unchangedFiles.length} already as restored` : ''));
   if (diff.files.length === 0) root.append(el('div', { class: 'empty' }, 'Nothing to restore: the files already hold what they held then.'));
   // Conflicts first: they are what the person has to look at.
   for (const f of [...diff.files].sort((a, b) => Number(a.safe) - Number(b.safe))) root.append(fileDiff(f));
+}
+
+/** "1 file", "2 files". */
+export function count(n, noun) {
+  return `${n} ${n === 1 ? noun : `${noun}s`}`;
 }
