@@ -13,6 +13,7 @@ pub mod disk;
 pub mod hook;
 pub mod native;
 pub mod rpc;
+pub mod serve;
 pub mod sqlite;
 
 pub use disk::DiskWorkspace;

@@ -19,7 +19,7 @@ mod locate;
 mod log;
 mod notes;
 mod ops;
-mod output;
+pub(crate) mod output;
 mod pick;
 mod preview;
 mod prompt;
@@ -150,6 +150,8 @@ enum Command {
     Man,
     /// Handle one agent hook event (JSON on stdin); always prints `{}` and exits 0.
     Hook(crate::hook::Args),
+    /// Serve the JS API as JSON-RPC 2.0, on stdin/stdout (--stdio) or HTTP (--http ADDR).
+    Serve(crate::serve::Args),
 }
 
 impl Command {
@@ -166,6 +168,7 @@ impl Command {
                 | Self::Config(_)
                 | Self::Demo(_)
                 | Self::Hook(_)
+                | Self::Serve(_)
         )
     }
 
@@ -346,6 +349,11 @@ fn run(cli: Cli) -> Result<Report, CliError> {
         crate::hook::run(a, cli.workspace.as_deref(), cli.db.as_deref());
         return Ok(Report::new(&serde_json::json!({}), "{}"));
     }
+    if let Command::Serve(a) = command {
+        // The server writes its own replies (one line each), and prints nothing at the end.
+        crate::serve::run(a, cli.workspace, cli.db)?;
+        return Ok(Report::raw(String::new()));
+    }
     let located = locate::locate(cli.workspace, cli.db)?;
     // Where there is no store, a command that needs one opens nothing that could create it:
     // one about a session says there is none (see `Context::session`), the rest say so here.
@@ -399,7 +407,9 @@ fn run(cli: Cli) -> Result<Report, CliError> {
         Command::Demo(a) => demo::run(&ctx, a),
         Command::Completions(a) => completions::run(&a),
         Command::Man => completions::man(),
-        Command::Hook(_) => unreachable!("handled before the context is built"),
+        Command::Hook(_) | Command::Serve(_) => {
+            unreachable!("handled before the context is built")
+        }
     }
 }
 
@@ -442,6 +452,16 @@ pub fn main() -> i32 {
         }
     };
     output::exit_code(printed, code)
+}
+
+/// The workspace and database `rewind serve` serves when given no roots: found as for every
+/// command (`--workspace`, `--db`, or the nearest `.rewind/` up from the current directory).
+pub(crate) fn locate_for_serve(
+    workspace: Option<PathBuf>,
+    db: Option<PathBuf>,
+) -> Result<(PathBuf, PathBuf), CliError> {
+    let located = locate::locate(workspace, db)?;
+    Ok((located.workspace, located.db))
 }
 
 /// Parse an id argument with a clear error.

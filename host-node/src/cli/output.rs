@@ -6,7 +6,7 @@
 use std::io::{self, Write};
 
 /// Write `text` and a newline to stdout (nothing for empty text) and flush.
-pub(super) fn stdout(text: &str) -> io::Result<()> {
+pub(crate) fn stdout(text: &str) -> io::Result<()> {
     if text.is_empty() {
         return Ok(());
     }
@@ -17,7 +17,7 @@ pub(super) fn stdout(text: &str) -> io::Result<()> {
 }
 
 /// Write a line to stderr, ignoring failure (there is nowhere left to report it).
-pub(super) fn stderr(text: &str) {
+pub(crate) fn stderr(text: &str) {
     let mut err = io::stderr().lock();
     let _ = err.write_all(text.as_bytes());
     let _ = err.write_all(b"\n");
