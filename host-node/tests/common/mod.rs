@@ -147,3 +147,4 @@ pub(crate) fn expect_hook_continues(mut hook: Command, payload: &serde_json::Val
         String::from_utf8_lossy(&out.stderr)
     );
 }
+pub(crate) mod serve;
