@@ -20,16 +20,19 @@ fn error(r: &Value) -> (i64, String) {
 /// (the server adds what exactly was wrong after the spec's words).
 fn comparable(got: &Value, want: &Value) -> Value {
     match (got, want) {
-        (Value::Array(g), Value::Array(w)) if g.len() == w.len() => Value::Array(
-            g.iter().zip(w).map(|(g, w)| comparable(g, w)).collect(),
-        ),
+        (Value::Array(g), Value::Array(w)) if g.len() == w.len() => {
+            Value::Array(g.iter().zip(w).map(|(g, w)| comparable(g, w)).collect())
+        }
         (Value::Object(_), Value::Object(_)) if got.get("error").is_some() => {
             let mut g = got.clone();
             let e = g["error"].as_object_mut().expect("error object");
             assert!(e.remove("data").is_some(), "no data in {got}");
             let (msg, prefix) = (e["message"].as_str(), want["error"]["message"].as_str());
             if let (Some(msg), Some(prefix)) = (msg, prefix) {
-                assert!(msg.starts_with(prefix), "{msg:?} does not start with {prefix:?}");
+                assert!(
+                    msg.starts_with(prefix),
+                    "{msg:?} does not start with {prefix:?}"
+                );
                 e.insert("message".into(), json!(prefix));
             }
             g
@@ -83,9 +86,18 @@ fn a_whole_session_with_base64_bytes() {
     assert_eq!(preview["canApply"], json!(true), "{preview}");
     let applied = s.ok("applyFileRewind", json!([id, since]));
     assert_eq!(applied["applied"], json!(true), "{applied}");
-    assert_eq!(std::fs::read(ws.join("bin.dat")).expect("read"), [0x80, 0x01]);
-    s.ok("undo", json!([id, { "operationId": applied["operationId"] }]));
-    assert_eq!(std::fs::read(ws.join("bin.dat")).expect("read"), [0xff, 0x00, 0xfe]);
+    assert_eq!(
+        std::fs::read(ws.join("bin.dat")).expect("read"),
+        [0x80, 0x01]
+    );
+    s.ok(
+        "undo",
+        json!([id, { "operationId": applied["operationId"] }]),
+    );
+    assert_eq!(
+        std::fs::read(ws.join("bin.dat")).expect("read"),
+        [0xff, 0x00, 0xfe]
+    );
     // Bad base64 and a forgotten side are the engine's invalid_input, as in the JS API.
     let bad = s.request(
         "recordEdit",
@@ -103,7 +115,10 @@ fn a_whole_session_with_base64_bytes() {
     // A line that is not JSON, then the server goes on.
     s.send("this is not json");
     assert_eq!(error(&s.reply()), (-32700, "invalid_input".into()));
-    assert_eq!(s.ok("listSessions", json!([])).as_array().map(Vec::len), Some(1));
+    assert_eq!(
+        s.ok("listSessions", json!([])).as_array().map(Vec::len),
+        Some(1)
+    );
     assert_eq!(s.finish(), 0);
 }
 
@@ -118,7 +133,12 @@ fn only_workspaces_inside_the_roots_are_touched() {
     let create = json!([{ "title": "x" }]);
     let refused = |s: &mut StdioServer, ws: &Path| {
         let r = s.request("createSession", create.clone(), Some(ws));
-        assert_eq!(error(&r), (-32000, "invalid_input".into()), "{}: {r}", ws.display());
+        assert_eq!(
+            error(&r),
+            (-32000, "invalid_input".into()),
+            "{}: {r}",
+            ws.display()
+        );
     };
     refused(&mut s, &other);
     refused(&mut s, &root.join("..").join("other"));
@@ -136,7 +156,11 @@ fn only_workspaces_inside_the_roots_are_touched() {
     }
     let missing = s.request("listSessions", json!([]), Some(&root.join("nope")));
     assert_eq!(error(&missing), (-32000, "not_found".into()), "{missing}");
-    assert_eq!(std::fs::read_dir(&other).expect("ls").count(), 0, "outside touched");
+    assert_eq!(
+        std::fs::read_dir(&other).expect("ls").count(),
+        0,
+        "outside touched"
+    );
     // The root itself is the default workspace; a directory inside it is one of its own.
     let r = s.request("createSession", create.clone(), None);
     assert!(r["result"]["id"].is_string(), "{r}");
@@ -149,7 +173,10 @@ fn only_workspaces_inside_the_roots_are_touched() {
 
 #[test]
 fn with_several_roots_a_request_names_its_workspace() {
-    let (a, b) = (tempfile::tempdir().expect("a"), tempfile::tempdir().expect("b"));
+    let (a, b) = (
+        tempfile::tempdir().expect("a"),
+        tempfile::tempdir().expect("b"),
+    );
     let config = a.path().join("serve.json");
     let roots = json!({ "roots": [a.path().join("w"), b.path()] });
     std::fs::create_dir(a.path().join("w")).expect("mkdir");
@@ -186,11 +213,14 @@ fn a_bad_start_is_a_usage_or_input_error() {
 fn python(script: &str, args: &[&Path], cwd: &Path) {
     let bin = Path::new(env!("CARGO_BIN_EXE_rewind"));
     let path = std::env::join_paths(
-        std::iter::once(bin.parent().expect("bin dir").to_path_buf())
-            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
+        std::iter::once(bin.parent().expect("bin dir").to_path_buf()).chain(std::env::split_paths(
+            &std::env::var_os("PATH").unwrap_or_default(),
+        )),
     )
     .expect("PATH");
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/clients").join(script);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/clients")
+        .join(script);
     let out = std::process::Command::new("python3")
         .arg(&script)
         .args(args)

@@ -96,7 +96,10 @@ fn json_header() -> Header {
 
 /// A JSON body with a status.
 fn reply(request: Request, status: u16, body: String) {
+    // Always a Content-Length (the whole reply is in memory anyway): the simplest clients
+    // need not read chunked bodies.
     let response = Response::from_string(body)
+        .with_chunked_threshold(usize::MAX)
         .with_status_code(status)
         .with_header(json_header());
     // A client that went away is no error of the server's.
