@@ -13,7 +13,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 /// The `rewind` binary built beside this one (`scripts/bench` builds both in release mode).
-fn rewind_bin() -> Result<PathBuf> {
+pub(crate) fn rewind_bin() -> Result<PathBuf> {
     let exe = std::env::current_exe()?;
     let bin = exe.parent().ok_or("no binary directory")?.join("rewind");
     if !bin.is_file() {

@@ -14,6 +14,7 @@ pub mod report;
 pub mod resume;
 pub mod scale_data;
 pub mod scaling;
+pub mod serve;
 pub mod session;
 pub mod shadow;
 pub mod shell;
