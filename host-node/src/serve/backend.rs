@@ -197,10 +197,11 @@ impl Backend {
         let Ok(mut keepers) = self.keepers.lock() else {
             return;
         };
-        if keepers.len() < KEEPERS && !keepers.contains_key(&ws.db) {
-            if let Ok(store) = SqliteStore::open(&ws.db) {
-                keepers.insert(ws.db.clone(), store);
-            }
+        if keepers.len() < KEEPERS
+            && !keepers.contains_key(&ws.db)
+            && let Ok(store) = SqliteStore::open(&ws.db)
+        {
+            keepers.insert(ws.db.clone(), store);
         }
     }
 }
@@ -232,10 +233,10 @@ fn bytes_in(method: &str, params: &mut Value) {
         return;
     };
     for key in ["before", "after"] {
-        if let Some(v) = opts.get_mut(key) {
-            if let Value::String(s) = v {
-                *v = serde_json::json!({ "base64": std::mem::take(s) });
-            }
+        if let Some(v) = opts.get_mut(key)
+            && let Value::String(s) = v
+        {
+            *v = serde_json::json!({ "base64": std::mem::take(s) });
         }
     }
 }
