@@ -247,6 +247,14 @@ fn the_python_client_drives_a_whole_session() {
 
 #[test]
 fn the_readme_python_example_runs() {
+    // The README shows this very program; a change to one must be made to the other.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let example = std::fs::read_to_string(root.join("tests/clients/example.py")).expect("example");
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README");
+    assert!(
+        readme.contains(&format!("```python\n{example}```")),
+        "README.md must show tests/clients/example.py word for word"
+    );
     let dir = tempfile::tempdir().expect("tempdir");
     python("example.py", &[], dir.path());
     assert_eq!(
