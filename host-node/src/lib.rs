@@ -14,6 +14,7 @@ pub mod hook;
 pub mod native;
 pub mod rpc;
 pub mod sqlite;
+pub mod store;
 
 pub use disk::DiskWorkspace;
 pub use native::{

@@ -189,7 +189,11 @@ impl Store for SqliteStore {
     }
 
     fn blob(&self, hash: &ContentHash) -> Result<Option<Vec<u8>>, HostError> {
-        super::blobs::read(&self.conn, hash, self.has_delta_columns(), self.blob_limit)
+        let rows = super::blobs::Rows {
+            conn: &self.conn,
+            deltas: self.has_delta_columns(),
+        };
+        crate::store::blobs::read(&rows, hash, self.blob_limit)
     }
 
     fn blobs(&self) -> Result<Vec<BlobInfo>, HostError> {

@@ -77,30 +77,11 @@ impl StoreWrite for SqliteStore {
         self.sync(sync_for(&batch, self.record_durability))?;
         let limit = self.blob_limit;
         let recent = &mut self.recent;
-        let Some(lock) = &mut self.lock else {
-            return commit(&mut self.conn, &batch, limit, recent);
-        };
-        // A journal is only ever written under the apply lock, so a free lock proves its owner
-        // is gone (see `lock`).
-        let writes_journal = batch
-            .writes
-            .iter()
-            .any(|w| matches!(w, Write::PutJournal { .. }));
-        if writes_journal {
-            lock.take(super::lock::LOCK_TIMEOUT)?;
+        let conn = &mut self.conn;
+        match &mut self.lock {
+            None => commit(conn, &batch, limit, recent),
+            Some(lock) => lock.guard_commit(&batch, || commit(conn, &batch, limit, recent)),
         }
-        let result = commit(&mut self.conn, &batch, limit, recent);
-        if result.is_ok() {
-            for w in &batch.writes {
-                match w {
-                    Write::PutJournal { journal, .. } => lock.wrote(journal.as_str()),
-                    Write::RemoveJournal { journal } => lock.cleared(journal.as_str()),
-                    _ => {}
-                }
-            }
-        }
-        lock.release_if_idle();
-        result
     }
 
     fn begin_settling(&mut self) -> Result<bool, HostError> {
@@ -121,7 +102,7 @@ fn commit(
     conn: &mut Connection,
     batch: &Batch,
     limit: u64,
-    recent: &mut super::blobs::Recent,
+    recent: &mut crate::store::blobs::Recent,
 ) -> Result<(), HostError> {
     {
         // Dropping the transaction on any early return rolls everything back.
@@ -222,7 +203,7 @@ fn apply(
     conn: &Connection,
     w: &Write,
     limit: u64,
-    recent: &mut super::blobs::Recent,
+    recent: &mut crate::store::blobs::Recent,
     running: &mut Running,
 ) -> Result<(), HostError> {
     let done = match w {

@@ -1,0 +1,6 @@
+//! What the stores share: the blob row rules (`blobs`), the apply lock's rules (`lock`), and
+//! [`AnyStore`], the store the native engine runs on (SQLite, the embedded default, or
+//! PostgreSQL).
+
+pub(crate) mod blobs;
+pub(crate) mod lock;
