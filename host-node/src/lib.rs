@@ -12,6 +12,7 @@ pub mod current;
 pub mod disk;
 pub mod hook;
 pub mod native;
+pub mod postgres;
 pub mod rpc;
 pub mod sqlite;
 pub mod store;
@@ -21,4 +22,5 @@ pub use native::{
     Access, NativeEngine, NativeWorkspace, OpenError, OpenOptions, Opened, RandomIds, SystemClock,
     Trust, default_db_path, open, open_with, trust_store,
 };
+pub use postgres::PgStore;
 pub use sqlite::{Durability, SqliteStore};

@@ -4,3 +4,5 @@
 
 pub(crate) mod blobs;
 pub(crate) mod lock;
+pub(crate) mod precondition;
+pub(crate) mod refusal;
