@@ -24,3 +24,4 @@ pub use native::{
 };
 pub use postgres::PgStore;
 pub use sqlite::{Durability, SqliteStore};
+pub use store::AnyStore;

@@ -1,8 +1,8 @@
-//! Blob rows in PostgreSQL: lookups and inserts. What a row means (codecs, delta chains, when a
+//! Blob rows in PostgreSQL: lookups and inserts (`crate::store::blobs::put` stores a blob). What a row means (codecs, delta chains, when a
 //! delta pays) is `crate::store::blobs`, shared with SQLite, so the rows are the same.
 
 use super::{error, prepared};
-use crate::store::blobs::{self, BlobRow, BlobRows, Recent};
+use crate::store::blobs::{BlobRow, BlobRows, Stored};
 use postgres::{GenericClient, Statement};
 use rewind_core::HostError;
 use rewind_core::hash::ContentHash;
@@ -35,13 +35,6 @@ impl<'a, C: GenericClient> Rows<'a, C> {
         let s = prepared(*client, cache, sql)?;
         f(client, &s)
     }
-
-    /// Whether a row for `hash` exists: one primary-key lookup, no bytes read.
-    fn exists(&self, hash: &ContentHash) -> Result<bool, postgres::Error> {
-        self.run("SELECT 1 FROM blobs WHERE hash = $1", |c, s| {
-            Ok(c.query_opt(s, &[&hash.as_str()])?.is_some())
-        })
-    }
 }
 
 impl<C: GenericClient> BlobRows for Rows<'_, C> {
@@ -51,53 +44,43 @@ impl<C: GenericClient> BlobRows for Rows<'_, C> {
             let Some(r) = c.query_opt(s, &[&hash])? else {
                 return Ok(None);
             };
-            Ok(Some(BlobRow {
-                hash: hash.to_owned(),
-                codec: r.try_get(0)?,
-                bytes: r.try_get(1)?,
-                size: r.try_get(2)?,
-                base: r.try_get(3)?,
-                depth: r.try_get(4)?,
-                step: r.try_get(5)?,
-            }))
+            let cells = (r.try_get(0)?, r.try_get(1)?, r.try_get(2)?);
+            let (base, depth, step) = (r.try_get(3)?, r.try_get(4)?, r.try_get(5)?);
+            Ok(Some(BlobRow::of(
+                hash,
+                (cells.0, cells.1, cells.2, base, depth, step),
+            )))
         };
         self.run(sql, read)
             .map_err(|e| error::host(&format!("cannot read blob {hash}"), e))
     }
-}
 
-/// Store a blob unless it is already stored (see `blobs::plan`).
-pub(super) fn put<C: GenericClient>(
-    rows: &Rows<'_, C>,
-    hash: &ContentHash,
-    content: &[u8],
-    hint: Option<&ContentHash>,
-    limit: u64,
-    recent: &mut Recent,
-) -> Result<(), HostError> {
-    let fail = |e| error::host(&format!("cannot store blob {}", hash.short()), e);
-    if rows.exists(hash).map_err(fail)? {
-        return Ok(());
+    fn has_row(&self, hash: &ContentHash) -> Result<bool, HostError> {
+        self.run("SELECT 1 FROM blobs WHERE hash = $1", |c, s| {
+            Ok(c.query_opt(s, &[&hash.as_str()])?.is_some())
+        })
+        .map_err(|e| error::host(&format!("cannot look up blob {}", hash.short()), e))
     }
-    let stored = blobs::plan(rows, hash, content, hint, limit, recent)?;
-    let size = content.len() as i64;
-    let sql = "INSERT INTO blobs (hash, bytes, codec, size, base, depth, step)
-               VALUES ($1, $2, $3, $4, $5, $6, $7)";
-    rows.run(sql, |c, s| {
-        let bytes: &[u8] = stored.bytes.as_ref();
-        let row: [&(dyn postgres::types::ToSql + Sync); 7] = [
-            &hash.as_str(),
-            &bytes,
-            &stored.codec,
-            &size,
-            &stored.base,
-            &stored.depth,
-            &stored.step,
-        ];
-        c.execute(s, &row)
-    })
-    .map_err(fail)?;
-    Ok(())
+
+    fn insert_row(&self, hash: &ContentHash, row: &Stored<'_>, size: i64) -> Result<(), HostError> {
+        let sql = "INSERT INTO blobs (hash, bytes, codec, size, base, depth, step)
+                   VALUES ($1, $2, $3, $4, $5, $6, $7)";
+        let bytes: &[u8] = row.bytes.as_ref();
+        self.run(sql, |c, s| {
+            let cells: [&(dyn postgres::types::ToSql + Sync); 7] = [
+                &hash.as_str(),
+                &bytes,
+                &row.codec,
+                &size,
+                &row.base,
+                &row.depth,
+                &row.step,
+            ];
+            c.execute(s, &cells)
+        })
+        .map(drop)
+        .map_err(|e| error::host(&format!("cannot store blob {}", hash.short()), e))
+    }
 }
 
 /// A blob some stored delta still applies to, if any: deleting it would leave that one

@@ -19,7 +19,8 @@ use rewind_core::HostError;
 const APPLY_KEY: i64 = 0x7265_7769_6e64_0002;
 
 pub(super) struct AdvisoryLock {
-    config: Config,
+    /// Boxed: connection settings are large, and the lock only reads them to (re)connect.
+    config: Box<Config>,
     location: String,
     /// Opened on first use; kept for the store's life (taking the lock again is one query).
     client: Option<Client>,
@@ -28,7 +29,7 @@ pub(super) struct AdvisoryLock {
 impl AdvisoryLock {
     pub(super) fn new(config: Config, location: String) -> Self {
         Self {
-            config,
+            config: Box::new(config),
             location,
             client: None,
         }

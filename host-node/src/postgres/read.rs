@@ -190,18 +190,9 @@ impl Store for PgStore {
                 })
                 .collect::<Result<Vec<_>, postgres::Error>>()
         })?;
-        // As in SQLite: a row whose key is not a digest is not content, and a base that is not
-        // one cannot be kept alive by gc (reading the dependent then reports it corrupt).
         Ok(listed
             .into_iter()
-            .filter_map(|(hash, size, stored, base)| {
-                Some(BlobInfo {
-                    hash: ContentHash::parse(&hash)?,
-                    size: size.max(0) as u64,
-                    stored: stored.max(0) as u64,
-                    base: base.as_deref().and_then(ContentHash::parse),
-                })
-            })
+            .filter_map(crate::store::blobs::listed)
             .collect())
     }
 

@@ -151,7 +151,7 @@ pub(super) fn applied(client: &mut impl postgres::GenericClient) -> Result<Optio
         .and_then(|r| r.map(|r| r.try_get::<_, i32>(0)).transpose())
         .map_err(fail)?
         .unwrap_or(0);
-    if version > SCHEMA_VERSION || version < 0 {
+    if !(0..=SCHEMA_VERSION).contains(&version) {
         return Err(HostError::io(format!(
             "the database's rewind schema version {version} is newer than this rewind \
              understands ({SCHEMA_VERSION})"

@@ -226,7 +226,7 @@ fn apply<C: GenericClient>(
             .map(drop)
         }
         Write::PutBlob { hash, bytes, base } => {
-            blobs::put(rows, hash, bytes, base.as_ref(), limit, recent)
+            crate::store::blobs::put(rows, hash, bytes, base.as_ref(), limit, recent)
         }
         Write::PutOperation {
             session,

@@ -1,8 +1,8 @@
-//! Blob rows in SQLite: lookups and inserts. What a row means (codecs, delta chains, when a
+//! Blob rows in SQLite: lookups and inserts (`crate::store::blobs::put` stores a blob). What a row means (codecs, delta chains, when a
 //! delta pays) is `crate::store::blobs`, shared with the PostgreSQL store.
 
 use super::error;
-use crate::store::blobs::{self, BlobRow, BlobRows, Recent};
+use crate::store::blobs::{BlobRow, BlobRows, Stored};
 use rewind_core::HostError;
 use rewind_core::hash::ContentHash;
 use rusqlite::{Connection, OptionalExtension, params};
@@ -24,62 +24,49 @@ impl BlobRows for Rows<'_> {
             .prepare_cached(sql)
             .and_then(|mut s| {
                 s.query_row([hash], |r| {
-                    Ok(BlobRow {
-                        hash: hash.to_owned(),
-                        codec: r.get(0)?,
-                        bytes: r.get(1)?,
-                        size: r.get(2)?,
-                        base: r.get(3)?,
-                        depth: r.get(4)?,
-                        step: r.get(5)?,
-                    })
+                    let cells = (r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?);
+                    Ok(BlobRow::of(
+                        hash,
+                        (cells.0, cells.1, cells.2, cells.3, cells.4, r.get(5)?),
+                    ))
                 })
                 .optional()
             })
             .map_err(|e| error::host(&format!("cannot read blob {hash}"), e))
+    }
+
+    fn has_row(&self, hash: &ContentHash) -> Result<bool, HostError> {
+        exists(self.conn, hash)
+            .map_err(|e| error::host(&format!("cannot look up blob {}", hash.short()), e))
+    }
+
+    fn insert_row(&self, hash: &ContentHash, row: &Stored<'_>, size: i64) -> Result<(), HostError> {
+        self.conn
+            .prepare_cached(
+                "INSERT INTO blobs (hash, bytes, codec, size, base, depth, step)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )
+            .and_then(|mut s| {
+                let bytes: &[u8] = row.bytes.as_ref();
+                s.execute(params![
+                    hash.as_str(),
+                    bytes,
+                    row.codec,
+                    size,
+                    row.base,
+                    row.depth,
+                    row.step
+                ])
+            })
+            .map(drop)
+            .map_err(|e| error::host(&format!("cannot store blob {}", hash.short()), e))
     }
 }
 
 /// Whether a row for `hash` exists: one primary-key lookup, no bytes read.
 pub(super) fn exists(conn: &Connection, hash: &ContentHash) -> rusqlite::Result<bool> {
     conn.prepare_cached("SELECT 1 FROM blobs WHERE hash = ?1")?
-        .query_row([hash.as_str()], |_| Ok(()))
-        .optional()
-        .map(|found| found.is_some())
-}
-
-/// Store a blob unless it is already stored (see `blobs::plan`).
-pub(super) fn put(
-    conn: &Connection,
-    hash: &ContentHash,
-    content: &[u8],
-    hint: Option<&ContentHash>,
-    limit: u64,
-    recent: &mut Recent,
-) -> Result<(), HostError> {
-    let fail = |e| error::host(&format!("cannot store blob {}", hash.short()), e);
-    if exists(conn, hash).map_err(fail)? {
-        return Ok(());
-    }
-    let rows = Rows { conn, deltas: true };
-    let stored = blobs::plan(&rows, hash, content, hint, limit, recent)?;
-    conn.prepare_cached(
-        "INSERT INTO blobs (hash, bytes, codec, size, base, depth, step)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-    )
-    .and_then(|mut s| {
-        s.execute(params![
-            hash.as_str(),
-            stored.bytes.as_ref(),
-            stored.codec,
-            content.len() as i64,
-            stored.base,
-            stored.depth,
-            stored.step
-        ])
-    })
-    .map_err(fail)?;
-    Ok(())
+        .exists([hash.as_str()])
 }
 
 /// A blob some stored delta still applies to, if any: deleting it would leave that one

@@ -257,7 +257,8 @@ fn apply(
             .inspect(|_| running.add_bytes(session, bytes))
         }
         Write::PutBlob { hash, bytes, base } => {
-            return super::blobs::put(conn, hash, bytes, base.as_ref(), limit, recent);
+            let rows = super::blobs::Rows { conn, deltas: true };
+            return crate::store::blobs::put(&rows, hash, bytes, base.as_ref(), limit, recent);
         }
         Write::PutOperation {
             session,

@@ -2,7 +2,10 @@
 //! [`AnyStore`], the store the native engine runs on (SQLite, the embedded default, or
 //! PostgreSQL).
 
+mod any;
 pub(crate) mod blobs;
 pub(crate) mod lock;
 pub(crate) mod precondition;
 pub(crate) mod refusal;
+
+pub use any::AnyStore;

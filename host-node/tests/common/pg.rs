@@ -118,10 +118,15 @@ impl Cluster {
         start.arg("-D").arg(&data).arg("-l").arg(base.join("log"));
         start.args(["-o", &options, "-w", "start"]);
         run(start, "pg_ctl start");
-        // The watchdog: once this test process is gone, stop the server and clean up.
-        let script = format!(
-            "while [ -d /proc/{pid} ]; do sleep 0.5; done; \"$0\" -D \"$1\" stop -m fast >/dev/null 2>&1; rm -rf \"$2\"",
+        // The watchdog: once this test process is gone, stop the server and clean up. It is
+        // started in a session of its own and outlives the shell that starts it, which exits
+        // at once (and is waited for).
+        let watch = format!(
+            "while [ -d /proc/{pid} ]; do sleep 0.5; done; \"$0\" -D \"$1\" stop -m fast; rm -rf \"$2\"",
             pid = std::process::id()
+        );
+        let script = format!(
+            "setsid /bin/sh -c '{watch}' \"$0\" \"$1\" \"$2\" </dev/null >/dev/null 2>&1 &"
         );
         let mut dog = as_server_user(Path::new("/bin/sh"));
         dog.args(["-c", &script])
@@ -131,7 +136,7 @@ impl Cluster {
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null());
-        dog.spawn().expect("watchdog");
+        run(dog, "the watchdog");
         Self { base }
     }
 

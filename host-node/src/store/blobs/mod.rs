@@ -20,6 +20,7 @@ mod codec;
 mod delta;
 
 use rewind_core::hash::ContentHash;
+use rewind_core::ports::BlobInfo;
 use rewind_core::{HostError, HostErrorKind};
 
 /// A whole copy at least every this many versions along a chain of hints.
@@ -50,10 +51,49 @@ pub(crate) struct BlobRow {
     pub(crate) step: i64,
 }
 
-/// How a store looks a blob row up (inside its write transaction while committing).
+impl BlobRow {
+    /// The row of `hash` from its cells: codec, bytes, size, base, depth, step.
+    pub(crate) fn of(
+        hash: &str,
+        cells: (String, Vec<u8>, Option<i64>, Option<String>, i64, i64),
+    ) -> Self {
+        let (codec, bytes, size, base, depth, step) = cells;
+        Self {
+            hash: hash.to_owned(),
+            codec,
+            bytes,
+            size,
+            base,
+            depth,
+            step,
+        }
+    }
+}
+
+/// A listed row (hash, content size, stored size, base) as [`BlobInfo`]. A row whose key is
+/// not a digest can never be asked for by content, so it is not content: listing it would only
+/// make gc and stats fail on one damaged row. A base that is not a digest cannot be kept alive
+/// by gc; reading the dependent then reports it corrupt.
+pub(crate) fn listed(
+    (hash, size, stored, base): (String, i64, i64, Option<String>),
+) -> Option<BlobInfo> {
+    Some(BlobInfo {
+        hash: ContentHash::parse(&hash)?,
+        size: size.max(0) as u64,
+        stored: stored.max(0) as u64,
+        base: base.as_deref().and_then(ContentHash::parse),
+    })
+}
+
+/// How a store looks blob rows up and adds one (inside its write transaction while
+/// committing).
 pub(crate) trait BlobRows {
     /// The row stored under `hash`, if any; a failed lookup says what failed.
     fn blob_row(&self, hash: &str) -> Result<Option<BlobRow>, HostError>;
+    /// Whether a row for `hash` exists: one primary-key lookup, no bytes read.
+    fn has_row(&self, hash: &ContentHash) -> Result<bool, HostError>;
+    /// Insert the row [`put`] chose for content of `size` bytes.
+    fn insert_row(&self, hash: &ContentHash, row: &Stored<'_>, size: i64) -> Result<(), HostError>;
 }
 
 fn corrupt(hash: &str, why: &str) -> HostError {
@@ -250,18 +290,21 @@ fn whole(content: &[u8]) -> Stored<'_> {
     }
 }
 
-/// How to store a blob the store does not have yet (the caller looked its key up first: a blob
-/// the store has costs one primary-key lookup and is not hashed, compressed or written again).
-/// A new one is hashed once (the content address is what every later read trusts) and
-/// compressed once. Bytes that do not hash to `hash` are a failed precondition.
-pub(crate) fn plan<'a>(
+/// Store a blob unless it is already stored. A blob the store has costs one primary-key
+/// lookup: it is not hashed, compressed or written again. A new one is hashed once (the
+/// content address is what every later read trusts) and compressed once. Bytes that do not
+/// hash to `hash` are a failed precondition.
+pub(crate) fn put(
     rows: &impl BlobRows,
     hash: &ContentHash,
-    content: &'a [u8],
+    content: &[u8],
     hint: Option<&ContentHash>,
     limit: u64,
     recent: &mut Recent,
-) -> Result<Stored<'a>, HostError> {
+) -> Result<(), HostError> {
+    if rows.has_row(hash)? {
+        return Ok(());
+    }
     if ContentHash::of(content) != *hash {
         return Err(HostError::new(
             HostErrorKind::PreconditionFailed,
@@ -279,5 +322,5 @@ pub(crate) fn plan<'a>(
     if hint.is_some() {
         recent.keep(hash.as_str(), content);
     }
-    Ok(stored)
+    rows.insert_row(hash, &stored, content.len() as i64)
 }
