@@ -357,16 +357,7 @@ fn run(cli: Cli) -> Result<Report, CliError> {
         crate::hook::run(a, cli.workspace.as_deref(), cli.db.as_deref(), store);
         return Ok(Report::new(&serde_json::json!({}), "{}"));
     }
-    let store = cli.store.filter(|s| !s.is_empty());
-    if let Some(s) = store.as_deref().filter(|s| !is_postgres_url(s)) {
-        return Err(CliError::new(
-            ErrorKind::InvalidInput,
-            format!(
-                "--store {s:?} is not a postgres:// URL; the SQLite store is the default (its \
-                 file is --db)"
-            ),
-        ));
-    }
+    let store = locate::store_url(cli.store)?;
     let located = locate::locate(cli.workspace, cli.db)?;
     // Where there is no store, a command that needs one opens nothing that could create it:
     // one about a session says there is none (see `Context::session`), the rest say so here.
