@@ -12,13 +12,17 @@ pub mod current;
 pub mod disk;
 pub mod hook;
 pub mod native;
+pub mod postgres;
 pub mod rpc;
 pub mod serve;
 pub mod sqlite;
+pub mod store;
 
 pub use disk::DiskWorkspace;
 pub use native::{
     Access, NativeEngine, NativeWorkspace, OpenError, OpenOptions, Opened, RandomIds, SystemClock,
     Trust, default_db_path, open, open_with, trust_store,
 };
+pub use postgres::PgStore;
 pub use sqlite::{Durability, SqliteStore};
+pub use store::AnyStore;

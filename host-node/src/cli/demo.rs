@@ -21,7 +21,7 @@ pub(super) struct Args {
     /// Where to play it out: the demo creates DIR (default: a new directory under the system
     /// temp dir) and keeps its own database in DIR/.rewind/
     dir: Option<PathBuf>,
-    // These two take the place of the global --workspace and --db for this command (clap does not
+    // These take the place of the global --workspace, --db and --store for this command (clap does not
     // add a global argument to a subcommand that defines one with the same id): hidden, so that
     // `rewind help demo` shows one way to say where the demo runs, and refused when given,
     // rather than silently ignored.
@@ -29,6 +29,8 @@ pub(super) struct Args {
     workspace: Option<PathBuf>,
     #[arg(long, hide = true)]
     db: Option<PathBuf>,
+    #[arg(long, hide = true)]
+    store: Option<String>,
 }
 
 impl Args {
@@ -52,6 +54,13 @@ impl Args {
             && self.db.as_deref().map(Path::as_os_str) != std::env::var_os("REWIND_DB").as_deref()
         {
             return refuse("--db");
+        }
+        // The same for REWIND_STORE: the demo's records are always its own SQLite file.
+        if self.store.is_some()
+            && self.store.as_deref().map(std::ffi::OsStr::new)
+                != std::env::var_os("REWIND_STORE").as_deref()
+        {
+            return refuse("--store");
         }
         Ok(())
     }

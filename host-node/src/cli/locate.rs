@@ -59,6 +59,21 @@ pub(super) fn locate(workspace: Option<PathBuf>, db: Option<PathBuf>) -> Result<
     })
 }
 
+/// The PostgreSQL store `--store` / `REWIND_STORE` names (empty: none); anything but a
+/// `postgres://` URL is `invalid_input`.
+pub(super) fn store_url(given: Option<String>) -> Result<Option<String>, CliError> {
+    match given.filter(|s| !s.is_empty()) {
+        Some(s) if !crate::native::is_postgres_url(&s) => Err(CliError::new(
+            ErrorKind::InvalidInput,
+            format!(
+                "--store {s:?} is not a postgres:// URL; the SQLite store is the default (its \
+                 file is --db)"
+            ),
+        )),
+        store => Ok(store),
+    }
+}
+
 /// `dir/.rewind/` is a directory (a file or link of that name is not a store).
 fn holds_store(dir: &Path) -> bool {
     std::fs::symlink_metadata(dir.join(".rewind")).is_ok_and(|m| m.is_dir())

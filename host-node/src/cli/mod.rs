@@ -41,7 +41,7 @@ mod verdict;
 pub use error::CliError;
 
 pub(crate) use crate::native::Access;
-use crate::native::{NativeEngine, OpenOptions, open_with};
+use crate::native::{NativeEngine, OpenOptions, is_postgres_url, open_store_with};
 use clap::{Parser, Subcommand};
 use rewind_core::ErrorKind;
 use rewind_core::id::SessionId;
@@ -64,6 +64,12 @@ pub struct Cli {
     /// The database (default: <workspace>/.rewind/rewind.db).
     #[arg(long, global = true, value_name = "PATH", env = "REWIND_DB")]
     db: Option<PathBuf>,
+    /// Keep the records in PostgreSQL instead of the SQLite file: a `postgres://` URL
+    /// (`postgres://user@host:port/db`; a unix socket as `?host=/run/postgresql`). The
+    /// database path then only says where the workspace's own files go (config, current
+    /// session).
+    #[arg(long, global = true, value_name = "URL", env = "REWIND_STORE")]
+    store: Option<String>,
     /// Print one JSON document (camelCase fields) instead of text.
     #[arg(long, global = true)]
     json: bool,
@@ -243,6 +249,8 @@ impl Report {
 struct Context {
     workspace: PathBuf,
     db: PathBuf,
+    /// The PostgreSQL store, when the records are not in `db`.
+    store: Option<String>,
     /// There is no store, and the command may not start one: why, with how to start one.
     no_store: Option<CliError>,
     json: bool,
@@ -280,7 +288,9 @@ impl Context {
         };
         let config =
             crate::config::Config::load(&self.db).map_err(|e| CliError::host(e.to_string()))?;
-        open_with(&self.workspace, &self.db, OpenOptions { access, config }).map_err(CliError::open)
+        let opts = OpenOptions { access, config };
+        open_store_with(&self.workspace, &self.db, self.store.as_deref(), opts)
+            .map_err(CliError::open)
     }
 
     /// The session a command acts on: the one given; else the workspace's current session
@@ -346,18 +356,22 @@ fn run(cli: Cli) -> Result<Report, CliError> {
         .unwrap_or_else(|| Command::Pick(pick::Args::bare()));
     if let Command::Hook(a) = &command {
         // The workspace comes from the event's cwd unless given; nothing it meets is an error.
-        crate::hook::run(a, cli.workspace.as_deref(), cli.db.as_deref());
+        let store = cli.store.as_deref().filter(|s| is_postgres_url(s));
+        crate::hook::run(a, cli.workspace.as_deref(), cli.db.as_deref(), store);
         return Ok(Report::new(&serde_json::json!({}), "{}"));
     }
+    let store = locate::store_url(cli.store)?;
     if let Command::Serve(a) = command {
         // The server writes its own replies (one line each), and prints nothing at the end.
-        crate::serve::run(a, cli.workspace, cli.db)?;
+        crate::serve::run(a, cli.workspace, cli.db, store)?;
         return Ok(Report::raw(String::new()));
     }
     let located = locate::locate(cli.workspace, cli.db)?;
     // Where there is no store, a command that needs one opens nothing that could create it:
     // one about a session says there is none (see `Context::session`), the rest say so here.
-    let no_store = (!located.exists() && !command.works_without_store()).then(|| located.missing());
+    // A PostgreSQL store is always there to ask (an empty database reads as an empty store).
+    let no_store = (store.is_none() && !located.exists() && !command.works_without_store())
+        .then(|| located.missing());
     if no_store.is_some() && !command.acts_on_a_session() {
         return Err(located.missing());
     }
@@ -367,6 +381,7 @@ fn run(cli: Cli) -> Result<Report, CliError> {
     let ctx = Context {
         workspace,
         db,
+        store,
         no_store,
         json: cli.json,
         style: style::Style::new(color, now),

@@ -2,13 +2,13 @@
 //! another user) is yours, so that it may write this workspace's files again.
 
 use super::{CliError, Context, Report};
-use crate::native::{Trust, trust_store};
+use crate::native::{Trust, trust_store_in};
 
 #[derive(Debug, clap::Args)]
 pub(super) struct Args {}
 
 pub(super) fn run(ctx: &Context, _: Args) -> Result<Report, CliError> {
-    let before = trust_store(&ctx.workspace, &ctx.db)
+    let before = trust_store_in(&ctx.workspace, &ctx.db, ctx.store.as_deref())
         .map_err(|e| CliError::from_engine(e.error_kind(), e))?;
     let text = match &before {
         Trust::Owned => format!("{} already belonged to this workspace", ctx.db.display()),

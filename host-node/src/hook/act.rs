@@ -6,7 +6,7 @@ use super::event::{Action, Agent, Payload, Phase, Tool};
 use super::pending::{self, Before};
 use crate::DiskWorkspace;
 use crate::config::Config;
-use crate::native::{Access, NativeEngine, OpenOptions, open_with};
+use crate::native::{Access, NativeEngine, OpenOptions, open_store_with};
 use rewind_core::id::{SessionId, TurnId};
 use rewind_core::model::{AgentSession, Message, TurnStatus};
 use rewind_core::path::WorkPath;
@@ -23,6 +23,8 @@ pub(super) struct Place {
     pub(super) agent: Agent,
     pub(super) root: PathBuf,
     pub(super) db: PathBuf,
+    /// The PostgreSQL store (`--store` / `REWIND_STORE`), when the records are not in `db`.
+    pub(super) store: Option<String>,
     pub(super) cwd: PathBuf,
 }
 
@@ -38,7 +40,8 @@ fn open(place: &Place) -> Result<NativeEngine> {
         access: Access::Record,
         config,
     };
-    Ok(open_with(&place.root, &place.db, opts).map_err(say)?.engine)
+    let opened = open_store_with(&place.root, &place.db, place.store.as_deref(), opts);
+    Ok(opened.map_err(say)?.engine)
 }
 
 /// The rewind session recording the agent's session, made on its first event.

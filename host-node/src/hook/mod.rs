@@ -45,7 +45,7 @@ fn workspace_of(start: &Path) -> PathBuf {
 }
 
 /// Handle one event; never fails. `workspace` / `db`: the global options, when given.
-pub fn run(a: &Args, workspace: Option<&Path>, db: Option<&Path>) {
+pub fn run(a: &Args, workspace: Option<&Path>, db: Option<&Path>, store: Option<&str>) {
     let mut raw = Vec::new();
     let read = std::io::stdin().take(MAX_PAYLOAD).read_to_end(&mut raw);
     let payload: Result<event::Payload, String> = match read {
@@ -85,6 +85,7 @@ pub fn run(a: &Args, workspace: Option<&Path>, db: Option<&Path>) {
         agent: a.agent,
         root,
         db,
+        store: store.map(str::to_owned),
         cwd,
     };
     match act::act(&place, &p, ev) {

@@ -6,12 +6,13 @@ mod open;
 mod trust;
 
 pub use open::{
-    Access, OpenError, OpenOptions, Opened, default_db_path, describe_stuck, open, open_with,
+    Access, OpenError, OpenOptions, Opened, default_db_path, describe_stuck, is_postgres_url, open,
+    open_store_with, open_with,
 };
-pub use trust::{Trust, trust_store};
+pub use trust::{Trust, trust_store, trust_store_in};
 
 use crate::disk::DiskWorkspace;
-use crate::sqlite::SqliteStore;
+use crate::store::AnyStore;
 use rewind_core::model::Millis;
 use rewind_core::path::WorkPath;
 use rewind_core::ports::{Clock, IdSource, Workspace};
@@ -164,5 +165,5 @@ mod crash {
     }
 }
 
-/// The engine over SQLite and the disk.
-pub type NativeEngine = Engine<SqliteStore, NativeWorkspace>;
+/// The engine over SQLite or PostgreSQL ([`AnyStore`]) and the disk.
+pub type NativeEngine = Engine<AnyStore, NativeWorkspace>;

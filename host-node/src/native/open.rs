@@ -8,12 +8,19 @@
 //! * [`Access::Rewrite`] and [`Access::Maintain`] hold the apply lock for the engine's whole
 //!   life, so they plan and apply without another process's apply in between. `Rewrite` writes
 //!   the workspace and so refuses a foreign store ([`OpenError::Untrusted`]).
+//!
+//! The records live in the SQLite file `db`, or in a PostgreSQL database
+//! ([`open_store_with`] with a `postgres://` URL); the rules are the same. With PostgreSQL,
+//! `db` still names where the workspace's own files are (`config.json`, the current session,
+//! the workspace id file): `<workspace>/.rewind/` unless `--db` says otherwise.
 
 use super::trust::{self, Trust};
 use super::{NativeEngine, NativeWorkspace, RandomIds, SystemClock};
 use crate::config::Config;
 use crate::disk::DiskWorkspace;
+use crate::postgres::PgStore;
 use crate::sqlite::{LOCK_TIMEOUT, SqliteStore};
+use crate::store::AnyStore;
 use rewind_core::recover;
 use rewind_core::{Engine, ErrorKind, HostError, HostErrorKind};
 use std::path::{Path, PathBuf};
@@ -117,6 +124,21 @@ pub fn open_with(
     db_path: &Path,
     opts: OpenOptions,
 ) -> Result<Opened, OpenError> {
+    open_store_with(workspace_dir, db_path, None, opts)
+}
+
+/// Whether `store` names a PostgreSQL database (what `--store` / `REWIND_STORE` take).
+pub fn is_postgres_url(store: &str) -> bool {
+    store.starts_with("postgres://") || store.starts_with("postgresql://")
+}
+
+/// [`open_with`] on the PostgreSQL database `url` names, when given (see the module docs).
+pub fn open_store_with(
+    workspace_dir: &Path,
+    db_path: &Path,
+    url: Option<&str>,
+    opts: OpenOptions,
+) -> Result<Opened, OpenError> {
     let disk = DiskWorkspace::open(workspace_dir).map_err(|source| OpenError::Workspace {
         path: workspace_dir.to_path_buf(),
         source,
@@ -128,13 +150,22 @@ pub fn open_with(
     let root = disk.root().to_path_buf();
     let disk = protect_store(disk, db_path).allow_git_writes(opts.config.allow_git_writes);
     if opts.access == Access::Read {
-        let store = if db_path.exists() {
-            let mut store = SqliteStore::open_read_only(db_path).map_err(db_err)?;
-            store.set_blob_limit(opts.config.max_file_bytes);
-            store
-        } else {
+        let found: Option<AnyStore> = match url {
+            Some(url) => PgStore::open_read_only(url)
+                .map_err(db_err)?
+                .map(Into::into),
+            None if db_path.exists() => {
+                Some(SqliteStore::open_read_only(db_path).map_err(db_err)?.into())
+            }
+            None => None,
+        };
+        let store = match found {
+            Some(mut store) => {
+                store.set_blob_limit(opts.config.max_file_bytes);
+                store
+            }
             // Nothing recorded yet reads as an empty store; creating one would be a write.
-            SqliteStore::open_in_memory().map_err(db_err)?
+            None => SqliteStore::open_in_memory().map_err(db_err)?.into(),
         };
         let trust = trust::check(&store, &root, db_path).map_err(db_err)?;
         let workspace = NativeWorkspace::new(disk)
@@ -148,9 +179,12 @@ pub fn open_with(
             warnings: Vec::new(),
         });
     }
-    let existed = db_path.exists();
+    let existed = url.is_none() && db_path.exists();
     prepare_store_dir(db_path).map_err(db_err)?;
-    let mut store = SqliteStore::open(db_path).map_err(db_err)?;
+    let mut store: AnyStore = match url {
+        Some(url) => PgStore::open(url).map_err(db_err)?.into(),
+        None => SqliteStore::open(db_path).map_err(db_err)?.into(),
+    };
     store.set_blob_limit(opts.config.max_file_bytes);
     if !existed || is_blank(&store).map_err(db_err)? {
         trust::claim(&mut store, &root, db_path).map_err(db_err)?;
@@ -220,9 +254,9 @@ fn prepare_store_dir(db: &Path) -> Result<(), HostError> {
     crate::disk::write_own_file(&ignore, b"# rewind's store: never checked in\n*\n")
 }
 
-/// A store with no records and no owner (made by a bare `SqliteStore::open`) can be claimed:
-/// nothing in it can act on the workspace.
-fn is_blank(store: &SqliteStore) -> Result<bool, HostError> {
+/// A store with no records and no owner (made by a bare `SqliteStore::open`, or a fresh
+/// PostgreSQL database) can be claimed: nothing in it can act on the workspace.
+fn is_blank(store: &AnyStore) -> Result<bool, HostError> {
     use rewind_core::ports::Store;
     Ok(store.info("workspace_id")?.is_none()
         && store.sessions()?.is_empty()

@@ -3,8 +3,15 @@
 //! canonical root) and which user made it. A store opened for another root, whose id file does
 //! not match, or owned by another user, is foreign: it still reads, but nothing is written to the
 //! workspace on its word until the person trusts it (`rewind trust`).
+//!
+//! A PostgreSQL store follows the same rules with two differences: its id file is
+//! `<db>.postgres-workspace` (so that a workspace with a SQLite store as well keeps both), and
+//! there is no database file whose owner could be compared: who may use the database is the
+//! server's access control, and the user check here is the `trusted_uids` list alone.
 
+use crate::postgres::PgStore;
 use crate::sqlite::SqliteStore;
+use crate::store::AnyStore;
 use rewind_core::HostError;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -31,11 +38,23 @@ impl Trust {
     }
 }
 
-/// `<db>.workspace`: the workspace id, beside the store.
-fn id_file(db: &Path) -> PathBuf {
+/// `<db>.workspace` (`<db>.postgres-workspace` for a PostgreSQL store): the workspace id,
+/// beside the store (or where its file would be).
+fn id_file(store: &AnyStore, db: &Path) -> PathBuf {
     let mut name = db.file_name().unwrap_or_default().to_os_string();
-    name.push(".workspace");
+    name.push(match store.is_postgres() {
+        true => ".postgres-workspace",
+        false => ".workspace",
+    });
     db.with_file_name(name)
+}
+
+/// The uid owning the store's file; none for PostgreSQL (see the module docs).
+fn store_uid(store: &AnyStore, db: &Path) -> Option<u32> {
+    match store.is_postgres() {
+        true => None,
+        false => file_uid(db),
+    }
 }
 
 #[cfg(unix)]
@@ -64,7 +83,7 @@ fn root_text(root: &Path) -> String {
 }
 
 /// Judge a store opened for the canonical `root`.
-pub(super) fn check(store: &SqliteStore, root: &Path, db: &Path) -> Result<Trust, HostError> {
+pub(super) fn check(store: &AnyStore, root: &Path, db: &Path) -> Result<Trust, HostError> {
     let Some(id) = store.info(WORKSPACE_ID)? else {
         return Ok(Trust::Foreign(
             "the store does not say which workspace it belongs to (it was made by an older \
@@ -79,14 +98,14 @@ pub(super) fn check(store: &SqliteStore, root: &Path, db: &Path) -> Result<Trust
             root.display()
         )));
     }
-    let beside = std::fs::read_to_string(id_file(db)).unwrap_or_default();
+    let beside = std::fs::read_to_string(id_file(store, db)).unwrap_or_default();
     if beside.trim() != id {
         return Ok(Trust::Foreign(format!(
             "the workspace id in {} is missing or does not match the store's",
-            id_file(db).display()
+            id_file(store, db).display()
         )));
     }
-    if let (Some(me), Some(owner)) = (current_uid(), file_uid(db)) {
+    if let (Some(me), Some(owner)) = (current_uid(), store_uid(store, db)) {
         let trusted = store.info(TRUSTED_UIDS)?.unwrap_or_default();
         let listed = trusted.split(',').any(|u| u == me.to_string());
         if owner != me && !listed {
@@ -100,7 +119,7 @@ pub(super) fn check(store: &SqliteStore, root: &Path, db: &Path) -> Result<Trust
 
 /// Record that this store belongs to `root` and to the current user: a new store, or one the
 /// person has just said to trust. Returns the workspace id.
-pub(super) fn claim(store: &mut SqliteStore, root: &Path, db: &Path) -> Result<String, HostError> {
+pub(super) fn claim(store: &mut AnyStore, root: &Path, db: &Path) -> Result<String, HostError> {
     let id = match store.info(WORKSPACE_ID)? {
         Some(id) => id,
         None => format!("wsp_{}", uuid::Uuid::new_v4().simple()),
@@ -117,7 +136,10 @@ pub(super) fn claim(store: &mut SqliteStore, root: &Path, db: &Path) -> Result<S
     {
         uids.push(me);
     }
-    let owner = file_uid(db).map(|u| u.to_string()).unwrap_or_default();
+    let owner = store_uid(store, db)
+        .or_else(current_uid)
+        .map(|u| u.to_string())
+        .unwrap_or_default();
     let root = root_text(root);
     let uids = uids.join(",");
     let mut facts = vec![(WORKSPACE_ID, id.as_str()), (ROOT, root.as_str())];
@@ -126,26 +148,39 @@ pub(super) fn claim(store: &mut SqliteStore, root: &Path, db: &Path) -> Result<S
         facts.push((OWNER_UID, owner.as_str()));
     }
     store.set_info(&facts)?;
-    crate::disk::write_own_file(&id_file(db), format!("{id}\n").as_bytes())?;
+    crate::disk::write_own_file(&id_file(store, db), format!("{id}\n").as_bytes())?;
     Ok(id)
 }
 
 /// Trust the store at `db` for the workspace at `workspace_dir`, as the current user: from now on
 /// it acts on this workspace like a store made here. Returns how it was judged before.
 pub fn trust_store(workspace_dir: &Path, db: &Path) -> Result<Trust, HostError> {
+    trust_store_in(workspace_dir, db, None)
+}
+
+/// [`trust_store`] for the store `url` names (PostgreSQL) when given; `db` is then where the
+/// workspace's own files are (`<workspace>/.rewind/rewind.db`, see `open_store_with`).
+pub fn trust_store_in(
+    workspace_dir: &Path,
+    db: &Path,
+    url: Option<&str>,
+) -> Result<Trust, HostError> {
     let root = std::fs::canonicalize(workspace_dir).map_err(|e| {
         HostError::io(format!(
             "workspace root {} cannot be resolved: {e}",
             workspace_dir.display()
         ))
     })?;
-    if !db.exists() {
-        return Err(HostError::io(format!(
-            "there is no rewind store at {}",
-            db.display()
-        )));
-    }
-    let mut store = SqliteStore::open(db)?;
+    let mut store: AnyStore = match url {
+        Some(url) => PgStore::open(url)?.into(),
+        None if !db.exists() => {
+            return Err(HostError::io(format!(
+                "there is no rewind store at {}",
+                db.display()
+            )));
+        }
+        None => SqliteStore::open(db)?.into(),
+    };
     let before = check(&store, &root, db)?;
     claim(&mut store, &root, db)?;
     Ok(before)

@@ -8,7 +8,7 @@
 //! arbitrated by the store's own locks and preconditions, never by the server.
 
 use super::jsonrpc::Call;
-use crate::native::{Access, OpenOptions, default_db_path, open_with};
+use crate::native::{Access, OpenOptions, default_db_path, open_store_with};
 use crate::rpc::{self, RpcError};
 use crate::sqlite::SqliteStore;
 use rewind_core::ErrorKind;
@@ -38,6 +38,8 @@ pub(crate) struct Backend {
     /// addon: while one is open no call's connection is the last to close, so SQLite does not
     /// checkpoint and fsync on every call (~20 ms instead of ~1 ms a call).
     keepers: Mutex<HashMap<PathBuf, SqliteStore>>,
+    /// A PostgreSQL store every call opens instead of the workspace's SQLite file (`--store`).
+    store: Option<String>,
 }
 
 /// `dir` made canonical, or `invalid_input` saying which root is not usable.
@@ -86,6 +88,7 @@ impl Backend {
             roots: canonical,
             default,
             keepers: Mutex::new(HashMap::new()),
+            store: None,
         })
     }
 
@@ -169,8 +172,15 @@ impl Backend {
         self.run_on(&ws, access, call.method, params)
     }
 
+    /// Serve from the PostgreSQL store at `url` (`--store`) instead of each SQLite file.
+    #[must_use]
+    pub(crate) fn with_store(mut self, url: Option<String>) -> Self {
+        self.store = url;
+        self
+    }
+
     /// Open `ws` with `access`, run the method, close it again: the one place that chooses the
-    /// store (today the SQLite file at `ws.db`).
+    /// store (the SQLite file at `ws.db`, or the PostgreSQL store of `--store`).
     fn run_on(
         &self,
         ws: &Served,
@@ -180,13 +190,15 @@ impl Backend {
     ) -> Result<Value, RpcError> {
         let config = crate::config::Config::load(&ws.db)
             .map_err(|e| RpcError::new(e.error_kind(), e.to_string()))?;
-        let opened = open_with(&ws.dir, &ws.db, OpenOptions { access, config })
+        let opts = OpenOptions { access, config };
+        let opened = open_store_with(&ws.dir, &ws.db, self.store.as_deref(), opts)
             .map_err(|e| RpcError::new(e.kind(), e.to_string()))?;
         for w in &opened.warnings {
             crate::cli::output::warn(&format!("{}: {w}", ws.dir.display()));
         }
         let mut engine = opened.engine;
-        if access != Access::Read {
+        // PostgreSQL has no last-connection checkpoint to spare.
+        if access != Access::Read && self.store.is_none() {
             self.keep(ws);
         }
         rpc::call(&mut engine, method, params)

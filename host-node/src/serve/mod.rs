@@ -73,8 +73,13 @@ fn read_config(path: &Path) -> Result<FileConfig, CliError> {
 
 /// Run the server until end of input (`--stdio`) or SIGINT/SIGTERM (`--http`). `workspace`
 /// and `db` are the global `--workspace` / `--db`: the one workspace served when no root is
-/// given.
-pub fn run(args: Args, workspace: Option<PathBuf>, db: Option<PathBuf>) -> Result<(), CliError> {
+/// given; `store` the global `--store` (a PostgreSQL URL), else each workspace's SQLite file.
+pub fn run(
+    args: Args,
+    workspace: Option<PathBuf>,
+    db: Option<PathBuf>,
+    store: Option<String>,
+) -> Result<(), CliError> {
     let file = match &args.config {
         Some(p) => read_config(p)?,
         None => FileConfig::default(),
@@ -104,7 +109,8 @@ pub fn run(args: Args, workspace: Option<PathBuf>, db: Option<PathBuf>) -> Resul
     } else {
         Backend::new(&roots, db)
     }
-    .map_err(|e| CliError::new(ErrorKind::InvalidInput, e.message))?;
+    .map_err(|e| CliError::new(ErrorKind::InvalidInput, e.message))?
+    .with_store(store);
     match &args.http {
         Some(addr) => http::serve(&backend, addr, token, usize::from(args.workers)),
         None => stdio::serve(&backend),

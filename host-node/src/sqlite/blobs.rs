@@ -1,312 +1,72 @@
-//! Blob rows: whole copies (`raw`, `zstd`, older `deflate`) and deltas (`zstd-delta`) against another row.
-//!
-//! Chains are skip-deltas over the versions of a file (the `base` hint of `PutBlob`, an
-//! earlier version): a row records `step`, its position since the last whole copy along the
-//! hints, and the version at step `p` is stored against the one at step `p & (p - 1)` (the
-//! hint itself when `p` is odd, otherwise an older row on the hint's own chain). A restore then
-//! applies `depth = popcount(step)` deltas, at most [`MAX_DEPTH`], while a whole copy is stored
-//! only every [`GROUP`] versions. Measured on 100 small edits of a 100 KB file: a whole copy is
-//! ~17 KB and a delta ~40 bytes, so a linear chain with a whole copy every 16 versions would cost
-//! ~1.1 KB per version (~90 bytes per byte changed) where skip-deltas over 256 cost ~150 bytes,
-//! with 8 deltas at most to apply (a 100 KB delta applies in ~0.1 ms).
-//!
-//! The hash is always that of the whole content; the core verifies it on every read.
+//! Blob rows in SQLite: lookups and inserts (`crate::store::blobs::put` stores a blob). What a row means (codecs, delta chains, when a
+//! delta pays) is `crate::store::blobs`, shared with the PostgreSQL store.
 
-use super::{codec, delta, error};
+use super::error;
+use crate::store::blobs::{BlobRow, BlobRows, Stored};
+use rewind_core::HostError;
 use rewind_core::hash::ContentHash;
-use rewind_core::{HostError, HostErrorKind};
 use rusqlite::{Connection, OptionalExtension, params};
 
-/// A whole copy at least every this many versions along a chain of hints.
-pub(super) const GROUP: i64 = 256;
-
-/// Most deltas a read applies (`popcount(GROUP - 1)`); a deeper row is corrupt.
-pub(super) const MAX_DEPTH: i64 = 8;
-
-/// The codec of a delta row.
-pub(super) const DELTA: &str = "zstd-delta";
-
-/// One stored row.
-#[derive(Debug)]
-pub(super) struct BlobRow {
-    hash: String,
-    codec: String,
-    bytes: Vec<u8>,
-    size: Option<i64>,
-    base: Option<String>,
-    depth: i64,
-    step: i64,
+/// The rows of one connection. `deltas` is false for a store older than V6 (read-only open),
+/// which has no delta columns: every row is whole.
+pub(super) struct Rows<'c> {
+    pub(super) conn: &'c Connection,
+    pub(super) deltas: bool,
 }
 
-fn corrupt(hash: &str, why: &str) -> HostError {
-    let short = ContentHash::parse(hash).map_or_else(|| hash.to_owned(), |h| h.short().to_owned());
-    HostError::new(
-        HostErrorKind::Corrupt,
-        format!("blob {short} is corrupt: {why}"),
-    )
-}
-
-fn row(conn: &Connection, hash: &str, deltas: bool) -> rusqlite::Result<Option<BlobRow>> {
-    // A store older than V6 (read-only open) has no delta columns: every row is whole.
-    let sql = match deltas {
-        true => "SELECT codec, bytes, size, base, depth, step FROM blobs WHERE hash = ?1",
-        false => "SELECT codec, bytes, size, NULL, 0, 0 FROM blobs WHERE hash = ?1",
-    };
-    conn.prepare_cached(sql)?
-        .query_row([hash], |r| {
-            Ok(BlobRow {
-                hash: hash.to_owned(),
-                codec: r.get(0)?,
-                bytes: r.get(1)?,
-                size: r.get(2)?,
-                base: r.get(3)?,
-                depth: r.get(4)?,
-                step: r.get(5)?,
-            })
-        })
-        .optional()
-}
-
-/// The row of `hash` followed by its bases down to a whole copy, or `None` when `hash` is not
-/// stored. A missing base or a chain past [`MAX_DEPTH`] is corrupt.
-fn chain(conn: &Connection, hash: &str, deltas: bool) -> Result<Option<Vec<BlobRow>>, HostError> {
-    let read = |e| error::host(&format!("cannot read blob {hash}"), e);
-    let Some(first) = row(conn, hash, deltas).map_err(read)? else {
-        return Ok(None);
-    };
-    let mut rows = vec![first];
-    while let Some(base) = rows.last().and_then(|r| r.base.clone()) {
-        if rows.len() as i64 > MAX_DEPTH {
-            return Err(corrupt(
-                hash,
-                "its delta chain is longer than any rewind writes",
-            ));
-        }
-        match row(conn, &base, deltas).map_err(read)? {
-            Some(r) => rows.push(r),
-            None => {
-                let why = format!("the base {base} its delta applies to is missing");
-                return Err(corrupt(hash, &why));
-            }
-        }
-    }
-    Ok(Some(rows))
-}
-
-/// The content of `rows[0]`, applying the deltas from the whole copy at the end of `rows`.
-fn materialize(rows: &[BlobRow], limit: u64) -> Result<Vec<u8>, HostError> {
-    let Some((root, deltas)) = rows.split_last() else {
-        return Err(HostError::io("an empty blob chain"));
-    };
-    if root.codec == DELTA {
-        return Err(corrupt(&root.hash, "a delta row names no base"));
-    }
-    let mut content = codec::decode(&root.codec, root.bytes.clone(), root.size, limit).map_err(
-        |codec::DecodeError::TooLarge(bound)| {
-            let why = format!("it inflates past {bound} bytes, the most its row allows");
-            corrupt(&root.hash, &why)
-        },
-    )?;
-    for r in deltas.iter().rev() {
-        let size = r.size.and_then(|s| usize::try_from(s).ok());
-        let (true, Some(size)) = (r.codec == DELTA, size) else {
-            return Err(corrupt(
-                &r.hash,
-                "a row with a base is not a delta with a size",
-            ));
+impl BlobRows for Rows<'_> {
+    fn blob_row(&self, hash: &str) -> Result<Option<BlobRow>, HostError> {
+        let sql = match self.deltas {
+            true => "SELECT codec, bytes, size, base, depth, step FROM blobs WHERE hash = ?1",
+            false => "SELECT codec, bytes, size, NULL, 0, 0 FROM blobs WHERE hash = ?1",
         };
-        content = delta::decode(&content, &r.bytes, size).map_err(|e| corrupt(&r.hash, &e.0))?;
+        self.conn
+            .prepare_cached(sql)
+            .and_then(|mut s| {
+                s.query_row([hash], |r| {
+                    let cells = (r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?);
+                    Ok(BlobRow::of(
+                        hash,
+                        (cells.0, cells.1, cells.2, cells.3, cells.4, r.get(5)?),
+                    ))
+                })
+                .optional()
+            })
+            .map_err(|e| error::host(&format!("cannot read blob {hash}"), e))
     }
-    Ok(content)
-}
 
-/// A stored blob's content: resolved through its delta chain (bounded by [`MAX_DEPTH`]).
-/// Anything that cannot resolve is `corrupt`, never other bytes.
-pub(super) fn read(
-    conn: &Connection,
-    hash: &ContentHash,
-    deltas: bool,
-    limit: u64,
-) -> Result<Option<Vec<u8>>, HostError> {
-    match chain(conn, hash.as_str(), deltas)? {
-        None => Ok(None),
-        Some(rows) => materialize(&rows, limit).map(Some),
+    fn has_row(&self, hash: &ContentHash) -> Result<bool, HostError> {
+        exists(self.conn, hash)
+            .map_err(|e| error::host(&format!("cannot look up blob {}", hash.short()), e))
+    }
+
+    fn insert_row(&self, hash: &ContentHash, row: &Stored<'_>, size: i64) -> Result<(), HostError> {
+        self.conn
+            .prepare_cached(
+                "INSERT INTO blobs (hash, bytes, codec, size, base, depth, step)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )
+            .and_then(|mut s| {
+                let bytes: &[u8] = row.bytes.as_ref();
+                s.execute(params![
+                    hash.as_str(),
+                    bytes,
+                    row.codec,
+                    size,
+                    row.base,
+                    row.depth,
+                    row.step
+                ])
+            })
+            .map(drop)
+            .map_err(|e| error::host(&format!("cannot store blob {}", hash.short()), e))
     }
 }
 
 /// Whether a row for `hash` exists: one primary-key lookup, no bytes read.
 pub(super) fn exists(conn: &Connection, hash: &ContentHash) -> rusqlite::Result<bool> {
     conn.prepare_cached("SELECT 1 FROM blobs WHERE hash = ?1")?
-        .query_row([hash.as_str()], |_| Ok(()))
-        .optional()
-        .map(|found| found.is_some())
-}
-
-/// Contents this store lately stored or resolved, checked against their hash: the next version
-/// of a file is mostly stored against one of them, which then needs no chain resolved. Only
-/// verified content goes in (a delta against wrong bytes would be a corrupt row). Content is
-/// immutable per hash, so an entry stays right whatever happens to its row; a delta is only
-/// made against a row that the chain walk found stored.
-#[derive(Debug, Default)]
-pub(super) struct Recent(std::collections::VecDeque<(String, Vec<u8>)>);
-
-/// Entries kept: a turn touches a few files; each needs its latest version.
-const RECENT: usize = 8;
-
-/// Larger contents are not kept: memory stays bounded at `RECENT` MiB.
-const RECENT_MAX: usize = 1 << 20;
-
-impl Recent {
-    fn get(&self, hash: &str) -> Option<&[u8]> {
-        self.0
-            .iter()
-            .find(|(h, _)| h == hash)
-            .map(|(_, c)| c.as_slice())
-    }
-
-    fn keep(&mut self, hash: &str, content: &[u8]) {
-        if content.len() > RECENT_MAX || self.get(hash).is_some() {
-            return;
-        }
-        if self.0.len() == RECENT {
-            self.0.pop_front();
-        }
-        self.0.push_back((hash.to_owned(), content.to_vec()));
-    }
-}
-
-/// How a new blob is stored.
-struct Stored<'a> {
-    codec: &'static str,
-    bytes: std::borrow::Cow<'a, [u8]>,
-    base: Option<String>,
-    depth: i64,
-    step: i64,
-}
-
-/// `content` as a delta against the row the skip-delta rule picks on `hint`'s chain, when that
-/// is clearly smaller (half or less) than a whole compressed copy; `Err` hands back the whole
-/// copy when one had to be compressed to decide, so no content is compressed twice.
-fn as_delta<'a>(
-    conn: &Connection,
-    content: &'a [u8],
-    hint: &ContentHash,
-    limit: u64,
-    recent: &mut Recent,
-) -> Result<Stored<'a>, Option<Stored<'a>>> {
-    if !(delta::MIN_SIZE..=delta::MAX_SIZE).contains(&content.len()) {
-        return Err(None);
-    }
-    // An unreadable hint is no reason to fail a write: the content is stored whole.
-    let rows = chain(conn, hint.as_str(), true)
-        .ok()
-        .flatten()
-        .ok_or(None)?;
-    let step = rows[0].step + 1;
-    if step >= GROUP {
-        return Err(None);
-    }
-    let at = rows
-        .iter()
-        .position(|r| r.step == step & (step - 1))
-        .unwrap_or(0);
-    let target = &rows[at];
-    let big = |s: Option<i64>| s.is_none_or(|s| s > delta::MAX_SIZE as i64);
-    if target.depth + 1 > MAX_DEPTH || big(target.size) {
-        return Err(None);
-    }
-    let bytes = match recent.get(&target.hash) {
-        Some(base) => delta::encode(base, content),
-        None => {
-            let base = materialize(&rows[at..], limit).map_err(|_| None)?;
-            // A damaged base must not become the ground of new rows: store this one whole.
-            if ContentHash::of(&base).as_str() != target.hash {
-                return Err(None);
-            }
-            recent.keep(&target.hash, &base);
-            delta::encode(&base, content)
-        }
-    }
-    .map_err(|_| None)?;
-    let stored = Stored {
-        codec: DELTA,
-        bytes: bytes.into(),
-        base: Some(target.hash.clone()),
-        depth: target.depth + 1,
-        step,
-    };
-    // Versions of one file compress alike: the whole copy at the chain's root predicts what a
-    // whole copy of this one would take, which saves compressing it when the delta is tiny.
-    let root = rows.last().ok_or(None)?;
-    let ratio = root.bytes.len() as f64 / root.size.unwrap_or(1).max(1) as f64;
-    if (stored.bytes.len() * 2) as f64 <= ratio * content.len() as f64 {
-        return Ok(stored);
-    }
-    let whole = whole(content);
-    match stored.bytes.len() * 2 <= whole.bytes.len() {
-        true => Ok(stored),
-        false => Err(Some(whole)),
-    }
-}
-
-fn whole(content: &[u8]) -> Stored<'_> {
-    let (codec, bytes) = codec::encode(content);
-    Stored {
-        codec,
-        bytes,
-        base: None,
-        depth: 0,
-        step: 0,
-    }
-}
-
-/// Store a blob unless it is already stored. A blob the store has costs one primary-key lookup:
-/// it is not hashed, compressed or written again. A new one is hashed once (the content
-/// address is what every later read trusts) and compressed once.
-pub(super) fn put(
-    conn: &Connection,
-    hash: &ContentHash,
-    content: &[u8],
-    hint: Option<&ContentHash>,
-    limit: u64,
-    recent: &mut Recent,
-) -> Result<(), HostError> {
-    let fail = |e| error::host(&format!("cannot store blob {}", hash.short()), e);
-    if exists(conn, hash).map_err(fail)? {
-        return Ok(());
-    }
-    if ContentHash::of(content) != *hash {
-        return Err(error::precondition(format!(
-            "blob bytes do not hash to {hash}"
-        )));
-    }
-    let stored = match hint.map(|h| as_delta(conn, content, h, limit, recent)) {
-        Some(Ok(delta)) => delta,
-        Some(Err(Some(whole))) => whole,
-        Some(Err(None)) | None => whole(content),
-    };
-    conn.prepare_cached(
-        "INSERT INTO blobs (hash, bytes, codec, size, base, depth, step)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-    )
-    .and_then(|mut s| {
-        s.execute(params![
-            hash.as_str(),
-            stored.bytes.as_ref(),
-            stored.codec,
-            content.len() as i64,
-            stored.base,
-            stored.depth,
-            stored.step
-        ])
-    })
-    .map_err(fail)?;
-    // A version written after another is the likely base of the next one; a first version
-    // (a workspace snapshot stores thousands) is not worth the copy.
-    if hint.is_some() {
-        recent.keep(hash.as_str(), content);
-    }
-    Ok(())
+        .exists([hash.as_str()])
 }
 
 /// A blob some stored delta still applies to, if any: deleting it would leave that one

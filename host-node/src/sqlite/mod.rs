@@ -19,11 +19,8 @@
 //! `PRAGMA user_version` ([`SCHEMA_VERSION`]).
 
 mod blobs;
-mod codec;
-mod delta;
 mod error;
 mod info;
-mod lock;
 mod prefix;
 mod read;
 mod running;
@@ -32,7 +29,7 @@ mod schema;
 mod tests;
 mod write;
 
-pub use lock::LOCK_TIMEOUT;
+pub use crate::store::lock::LOCK_TIMEOUT;
 pub use prefix::IdTable;
 pub use schema::SCHEMA_VERSION;
 pub use write::Durability;
@@ -56,7 +53,7 @@ pub struct SqliteStore {
     conn: Connection,
     location: String,
     /// The apply lock beside the file; none for in-memory and read-only stores.
-    lock: Option<lock::ApplyLock>,
+    lock: Option<crate::store::lock::ApplyLock<crate::store::lock::FileLock>>,
     /// No blob inflates past this when its row does not record its size.
     blob_limit: u64,
     /// The schema version of the file (the latest, unless opened read-only).
@@ -65,8 +62,8 @@ pub struct SqliteStore {
     synchronous: Option<write::Durability>,
     /// What batches without a journal commit with.
     record_durability: write::Durability,
-    /// Contents lately written, the likely bases of the next versions (see `blobs::Recent`).
-    recent: blobs::Recent,
+    /// Contents lately written, the likely bases of the next versions (see `crate::store::blobs::Recent`).
+    recent: crate::store::blobs::Recent,
 }
 
 impl SqliteStore {
@@ -83,7 +80,9 @@ impl SqliteStore {
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let conn = Connection::open_with_flags(path, flags).map_err(|e| error::host(&what, e))?;
         let mut store = Self::prepare(conn, location, &what, true)?;
-        store.lock = Some(lock::ApplyLock::new(path));
+        store.lock = Some(crate::store::lock::ApplyLock::new(
+            crate::store::lock::FileLock::beside(path),
+        ));
         Ok(store)
     }
 
@@ -117,7 +116,7 @@ impl SqliteStore {
             schema,
             synchronous: None,
             record_durability: write::Durability::Normal,
-            recent: blobs::Recent::default(),
+            recent: crate::store::blobs::Recent::default(),
         }
     }
 

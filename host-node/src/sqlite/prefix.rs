@@ -23,6 +23,14 @@ pub enum IdTable {
 }
 
 impl IdTable {
+    /// The table, whether its ids belong to a session, and the upper bound of the ids starting
+    /// with `prefix` (ASCII): what every store's prefix lookup scans.
+    pub(crate) fn prefix_scan(self, prefix: &str) -> (&'static str, bool, String) {
+        let hi = upper_bound(prefix).unwrap_or_else(|| "\u{7f}".repeat(prefix.len() + 1));
+        let (name, per_session) = self.table();
+        (name, per_session, hi)
+    }
+
     /// The table, and whether its ids belong to a session.
     fn table(self) -> (&'static str, bool) {
         match self {
@@ -64,9 +72,8 @@ impl SqliteStore {
         if !prefix.is_ascii() {
             return Ok(Vec::new());
         }
-        let hi = upper_bound(prefix).unwrap_or_else(|| "\u{7f}".repeat(prefix.len() + 1));
+        let (name, per_session, hi) = table.prefix_scan(prefix);
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let (name, per_session) = table.table();
         // `id >= lo AND id < hi` rather than LIKE or GLOB: ids are ASCII and case matters, and a
         // range is what SQLite turns into a seek of the (session_id, id) or id index.
         let scope = match session {

@@ -189,7 +189,11 @@ impl Store for SqliteStore {
     }
 
     fn blob(&self, hash: &ContentHash) -> Result<Option<Vec<u8>>, HostError> {
-        super::blobs::read(&self.conn, hash, self.has_delta_columns(), self.blob_limit)
+        let rows = super::blobs::Rows {
+            conn: &self.conn,
+            deltas: self.has_delta_columns(),
+        };
+        crate::store::blobs::read(&rows, hash, self.blob_limit)
     }
 
     fn blobs(&self) -> Result<Vec<BlobInfo>, HostError> {
@@ -210,20 +214,9 @@ impl Store for SqliteStore {
             rows.collect()
         };
         let rows = run().map_err(|e| error::host("cannot list blobs", e))?;
-        // A row whose key is not a digest can never be asked for by content, so it is not
-        // content: listing it would only make gc and stats fail on one damaged row.
         Ok(rows
             .into_iter()
-            .filter_map(|(hash, size, stored, base)| {
-                Some(BlobInfo {
-                    hash: ContentHash::parse(&hash)?,
-                    size: size.max(0) as u64,
-                    stored: stored.max(0) as u64,
-                    // A base that is not a digest cannot be kept alive by gc; reading the
-                    // dependent then reports it corrupt.
-                    base: base.as_deref().and_then(ContentHash::parse),
-                })
-            })
+            .filter_map(crate::store::blobs::listed)
             .collect())
     }
 

@@ -1,8 +1,8 @@
 //! The store's blob rows as SQLite holds them: delta chains, their bounds and damage, the write
 //! path's shortcut for known content, schema V6 over older files, and commit durability.
 
-use super::blobs::{DELTA, GROUP, MAX_DEPTH};
 use super::{SqliteStore, schema};
+use crate::store::blobs::{DELTA, GROUP, MAX_DEPTH};
 use rewind_core::HostErrorKind;
 use rewind_core::batch::{Batch, Write};
 use rewind_core::hash::ContentHash;

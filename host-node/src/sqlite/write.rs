@@ -5,8 +5,10 @@
 use super::read::{generation_of, last_seq_of};
 use super::running::Running;
 use super::{SqliteStore, error};
+use crate::store::precondition;
 use rewind_core::HostError;
-use rewind_core::batch::{Batch, Precondition, Write};
+use rewind_core::batch::{Batch, Write};
+use rewind_core::id::{CommandId, JournalId, SessionId};
 use rewind_core::ports::StoreWrite;
 use rusqlite::{Connection, OptionalExtension, Params, TransactionBehavior, params};
 
@@ -77,30 +79,11 @@ impl StoreWrite for SqliteStore {
         self.sync(sync_for(&batch, self.record_durability))?;
         let limit = self.blob_limit;
         let recent = &mut self.recent;
-        let Some(lock) = &mut self.lock else {
-            return commit(&mut self.conn, &batch, limit, recent);
-        };
-        // A journal is only ever written under the apply lock, so a free lock proves its owner
-        // is gone (see `lock`).
-        let writes_journal = batch
-            .writes
-            .iter()
-            .any(|w| matches!(w, Write::PutJournal { .. }));
-        if writes_journal {
-            lock.take(super::lock::LOCK_TIMEOUT)?;
+        let conn = &mut self.conn;
+        match &mut self.lock {
+            None => commit(conn, &batch, limit, recent),
+            Some(lock) => lock.guard_commit(&batch, || commit(conn, &batch, limit, recent)),
         }
-        let result = commit(&mut self.conn, &batch, limit, recent);
-        if result.is_ok() {
-            for w in &batch.writes {
-                match w {
-                    Write::PutJournal { journal, .. } => lock.wrote(journal.as_str()),
-                    Write::RemoveJournal { journal } => lock.cleared(journal.as_str()),
-                    _ => {}
-                }
-            }
-        }
-        lock.release_if_idle();
-        result
     }
 
     fn begin_settling(&mut self) -> Result<bool, HostError> {
@@ -121,7 +104,7 @@ fn commit(
     conn: &mut Connection,
     batch: &Batch,
     limit: u64,
-    recent: &mut super::blobs::Recent,
+    recent: &mut crate::store::blobs::Recent,
 ) -> Result<(), HostError> {
     {
         // Dropping the transaction on any early return rolls everything back.
@@ -129,7 +112,7 @@ fn commit(
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| error::host("cannot start a write transaction", e))?;
         for p in &batch.preconditions {
-            check(&tx, p)?;
+            precondition::check(&Facts(&tx), p)?;
         }
         let mut running = Running::default();
         for w in &batch.writes {
@@ -146,65 +129,35 @@ fn commit(
     }
 }
 
-fn check(conn: &Connection, p: &Precondition) -> Result<(), HostError> {
-    let read = |e| error::host("cannot check a precondition", e);
-    match p {
-        Precondition::SessionAbsent(id) => match generation_of(conn, id).map_err(read)? {
-            Some(_) => Err(error::precondition(format!("session {id} already exists"))),
-            None => Ok(()),
-        },
-        Precondition::Generation(id, want) => match generation_of(conn, id).map_err(read)? {
-            Some(have) if have == *want => Ok(()),
-            Some(have) => Err(error::precondition(format!(
-                "session {id} is at generation {have}, not {want}"
-            ))),
-            None => Err(error::precondition(format!("session {id} does not exist"))),
-        },
-        Precondition::LastSeq(id, want) => match last_seq_of(conn, id).map_err(read)? {
-            Some(have) if have == *want => Ok(()),
-            Some(have) => Err(error::precondition(format!(
-                "session {id} is at seq {have}, not {want}"
-            ))),
-            None => Err(error::precondition(format!("session {id} does not exist"))),
-        },
-        Precondition::CommandUnused(parent, command) => {
-            let used = conn
-                .prepare_cached(
-                    "SELECT 1 FROM command_facts WHERE parent_id = ?1 AND command_id = ?2",
-                )
-                .and_then(|mut s| {
-                    s.query_row([parent.as_str(), command.as_str()], |_| Ok(()))
-                        .optional()
-                })
-                .map_err(read)?;
-            match used {
-                None => Ok(()),
-                Some(()) => Err(error::precondition(format!(
-                    "command {command} already ran in session {parent}"
-                ))),
-            }
-        }
-        Precondition::Version(want) => {
-            let have = super::read::version_of(conn).map_err(read)?;
-            match have == *want {
-                true => Ok(()),
-                false => Err(error::precondition(format!(
-                    "the store moved on: {have} batches committed, not {want}"
-                ))),
-            }
-        }
-        Precondition::JournalPresent(id) => {
-            let present = conn
-                .prepare_cached("SELECT 1 FROM journals WHERE id = ?1")
-                .and_then(|mut s| s.query_row([id.as_str()], |_| Ok(())).optional())
-                .map_err(read)?;
-            match present {
-                Some(()) => Ok(()),
-                None => Err(error::precondition(format!(
-                    "journal {id} is no longer pending"
-                ))),
-            }
-        }
+/// The reads of preconditions, from inside the `BEGIN IMMEDIATE` transaction (nobody else can
+/// write until it ends).
+struct Facts<'c>(&'c Connection);
+
+fn read_fact(e: rusqlite::Error) -> HostError {
+    error::host("cannot check a precondition", e)
+}
+
+impl precondition::Facts for Facts<'_> {
+    fn generation(&self, session: &SessionId) -> Result<Option<u64>, HostError> {
+        generation_of(self.0, session).map_err(read_fact)
+    }
+    fn last_seq(&self, session: &SessionId) -> Result<Option<u64>, HostError> {
+        last_seq_of(self.0, session).map_err(read_fact)
+    }
+    fn command_used(&self, parent: &SessionId, command: &CommandId) -> Result<bool, HostError> {
+        self.0
+            .prepare_cached("SELECT 1 FROM command_facts WHERE parent_id = ?1 AND command_id = ?2")
+            .and_then(|mut s| s.exists([parent.as_str(), command.as_str()]))
+            .map_err(read_fact)
+    }
+    fn journal_present(&self, journal: &JournalId) -> Result<bool, HostError> {
+        self.0
+            .prepare_cached("SELECT 1 FROM journals WHERE id = ?1")
+            .and_then(|mut s| s.exists([journal.as_str()]))
+            .map_err(read_fact)
+    }
+    fn version(&self) -> Result<u64, HostError> {
+        super::read::version_of(self.0).map_err(read_fact)
     }
 }
 
@@ -222,7 +175,7 @@ fn apply(
     conn: &Connection,
     w: &Write,
     limit: u64,
-    recent: &mut super::blobs::Recent,
+    recent: &mut crate::store::blobs::Recent,
     running: &mut Running,
 ) -> Result<(), HostError> {
     let done = match w {
@@ -304,7 +257,8 @@ fn apply(
             .inspect(|_| running.add_bytes(session, bytes))
         }
         Write::PutBlob { hash, bytes, base } => {
-            return super::blobs::put(conn, hash, bytes, base.as_ref(), limit, recent);
+            let rows = super::blobs::Rows { conn, deltas: true };
+            return crate::store::blobs::put(&rows, hash, bytes, base.as_ref(), limit, recent);
         }
         Write::PutOperation {
             session,

@@ -40,6 +40,7 @@ impl Bench {
         c.arg("--workspace")
             .arg(self.ws())
             .env_remove("REWIND_DB")
+            .env_remove("REWIND_STORE")
             .env_remove("REWIND_TEST_PAUSE_AFTER_WRITE");
         c
     }
@@ -148,3 +149,37 @@ pub(crate) fn expect_hook_continues(mut hook: Command, payload: &serde_json::Val
     );
 }
 pub(crate) mod serve;
+
+impl Bench {
+    /// The agent's tool changed `path` from `before` to `after`, recorded with `rewind edit` on
+    /// the PostgreSQL store `url` (the before-bytes through a file outside the workspace).
+    pub(crate) fn record_with_store(
+        &self,
+        url: &str,
+        session: &str,
+        turn: &str,
+        path: &str,
+        before: &[u8],
+        after: &[u8],
+    ) -> serde_json::Value {
+        self.write(path, after);
+        let f = tempfile::NamedTempFile::new().expect("temp file");
+        std::fs::write(f.path(), before).expect("write before");
+        let file = f.path().display().to_string();
+        let args = [
+            "edit",
+            session,
+            "--turn",
+            turn,
+            "--path",
+            path,
+            "--before-file",
+            &file,
+        ];
+        let (code, doc) = self.json_with(&args, |c| {
+            c.env("REWIND_STORE", url);
+        });
+        assert_eq!(code, 0, "{args:?} failed: {doc}");
+        doc
+    }
+}

@@ -1,0 +1,205 @@
+//! The PostgreSQL store: the same records as the SQLite store (see `crate::sqlite`), in one
+//! database that several rewind processes, on one machine or many, share.
+//!
+//! * Bodies are the core's JSON text, stored and handed back untouched; blobs are rows of the
+//!   same codecs and delta chains as SQLite's (`crate::store::blobs`), their bytes `BYTEA`.
+//! * Each commit is one `READ COMMITTED` transaction that first updates the commit counter row
+//!   (`meta.version`), so commits are ordered one after another, like SQLite's `BEGIN
+//!   IMMEDIATE`, and every precondition is read after the previous committer finished (see
+//!   `write`). Two servers racing batches with the same precondition: exactly one wins.
+//! * The apply lock is a session-level advisory lock on a connection of its own (`lock`): the
+//!   server drops it when that connection ends, which is what "the owner is gone" means here.
+//! * The schema is versioned in `schema_version`, migrated on open under an advisory lock.
+//!
+//! Connection strings are libpq's (`postgres://user@host:port/db`, `host=/run/sock dbname=x`);
+//! no TLS: a server elsewhere is reached through a unix socket, a tunnel or a trusted network.
+
+mod blobs;
+mod error;
+mod info;
+mod lock;
+mod read;
+mod schema;
+mod write;
+
+pub use schema::SCHEMA_VERSION;
+
+use crate::store::blobs::Recent;
+use crate::store::lock::ApplyLock;
+use postgres::{Client, Config, GenericClient, NoTls, Statement};
+use rewind_core::{HostError, HostErrorKind};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::fmt;
+
+/// How long a statement waits for a row lock (another server's commit) before it is `busy`,
+/// as SQLite's busy timeout.
+const LOCK_WAIT: &str = "10s";
+
+/// One connection and the statements prepared on it (a prepared statement saves a round trip
+/// per query; they survive rolled-back transactions, which is PostgreSQL's rule).
+struct Conn {
+    client: Client,
+    cache: HashMap<&'static str, Statement>,
+}
+
+/// A statement of `sql`, prepared once per connection.
+fn prepared(
+    client: &mut impl GenericClient,
+    cache: &mut HashMap<&'static str, Statement>,
+    sql: &'static str,
+) -> Result<Statement, postgres::Error> {
+    if let Some(s) = cache.get(sql) {
+        return Ok(s.clone());
+    }
+    let s = client.prepare(sql)?;
+    cache.insert(sql, s.clone());
+    Ok(s)
+}
+
+/// Records kept in PostgreSQL. Implements [`rewind_core::ports::Store`] and
+/// [`rewind_core::ports::StoreWrite`].
+pub struct PgStore {
+    /// Reads take `&self`; the client needs `&mut` for every query.
+    conn: RefCell<Conn>,
+    location: String,
+    /// The apply lock (a read-only store never takes it: it writes no journal).
+    lock: ApplyLock<lock::AdvisoryLock>,
+    /// No blob inflates past this when its row does not record its size.
+    blob_limit: u64,
+    /// Contents lately written, the likely bases of the next versions.
+    recent: Recent,
+}
+
+fn parse(url: &str) -> Result<Config, HostError> {
+    url.parse::<Config>().map_err(|e| {
+        HostError::io(format!(
+            "{url:?} is not a PostgreSQL connection string: {e}"
+        ))
+        .with_source(e)
+    })
+}
+
+/// A connection with the session settings every store connection has.
+fn connect(config: &Config, location: &str, read_only: bool) -> Result<Client, HostError> {
+    let mut client = config
+        .connect(NoTls)
+        .map_err(|e| error::host(&format!("cannot connect to PostgreSQL at {location}"), e))?;
+    let mut settings =
+        format!("SET lock_timeout = '{LOCK_WAIT}'; SET client_min_messages = warning;");
+    if read_only {
+        settings.push_str("SET default_transaction_read_only = on;");
+    }
+    client
+        .batch_execute(&settings)
+        .map_err(|e| error::host(&format!("cannot set up the connection to {location}"), e))?;
+    Ok(client)
+}
+
+/// Where the store is, for messages: user, hosts, ports and database, never the password.
+fn describe(config: &Config) -> String {
+    let hosts: Vec<String> = config
+        .get_hosts()
+        .iter()
+        .map(|h| match h {
+            postgres::config::Host::Tcp(name) => name.clone(),
+            #[cfg(unix)]
+            postgres::config::Host::Unix(path) => path.display().to_string(),
+        })
+        .collect();
+    let ports: Vec<String> = config.get_ports().iter().map(u16::to_string).collect();
+    format!(
+        "postgres://{}@{}:{}/{}",
+        config.get_user().unwrap_or_default(),
+        hosts.join(","),
+        ports.join(","),
+        config.get_dbname().unwrap_or_default()
+    )
+}
+
+impl PgStore {
+    /// Connect to the database `url` names and bring its schema up to date (creating it in an
+    /// empty database). Fails when the server cannot be reached, or holds a schema from a newer
+    /// rewind; the message names the server and database.
+    pub fn open(url: &str) -> Result<Self, HostError> {
+        let config = parse(url)?;
+        let location = describe(&config);
+        let mut client = connect(&config, &location, false)?;
+        schema::migrate(&mut client)?;
+        Ok(Self::with(client, config, location))
+    }
+
+    /// Connect for reading only: nothing is created, migrated or written (every transaction of
+    /// the connection is read-only). `None` when the database holds no rewind schema yet, which
+    /// reads as an empty store.
+    pub fn open_read_only(url: &str) -> Result<Option<Self>, HostError> {
+        let config = parse(url)?;
+        let location = describe(&config);
+        let mut client = connect(&config, &location, true)?;
+        Ok(match schema::applied(&mut client)? {
+            None | Some(0) => None,
+            Some(_) => Some(Self::with(client, config, location)),
+        })
+    }
+
+    fn with(client: Client, config: Config, location: String) -> Self {
+        let lock = ApplyLock::new(lock::AdvisoryLock::new(config, location.clone()));
+        Self {
+            conn: RefCell::new(Conn {
+                client,
+                cache: HashMap::new(),
+            }),
+            location,
+            lock,
+            blob_limit: rewind_core::ctx::Limits::default().max_file_bytes,
+            recent: Recent::default(),
+        }
+    }
+
+    /// Bound for inflating a blob whose row does not record its size (the configured maximum
+    /// file size).
+    pub fn set_blob_limit(&mut self, bytes: u64) {
+        self.blob_limit = bytes;
+    }
+
+    /// Hold the apply lock until [`PgStore::release_apply_lock`] (or drop), waiting up to
+    /// `timeout` for another process's apply.
+    pub fn hold_apply_lock(&mut self, timeout: std::time::Duration) -> Result<(), HostError> {
+        self.lock.pin(timeout)
+    }
+
+    /// Let go of a lock taken by [`PgStore::hold_apply_lock`] (kept while a journal of this
+    /// store is still pending).
+    pub fn release_apply_lock(&mut self) {
+        self.lock.unpin();
+    }
+
+    /// Where the store is (`postgres://user@host:port/db`, no password).
+    pub fn location(&self) -> &str {
+        &self.location
+    }
+
+    /// Run `f` on the connection (reads: one statement each, outside any transaction).
+    fn with_conn<T>(
+        &self,
+        what: &str,
+        f: impl FnOnce(&mut Client, &mut HashMap<&'static str, Statement>) -> Result<T, postgres::Error>,
+    ) -> Result<T, HostError> {
+        let mut conn = self.conn.try_borrow_mut().map_err(|_| {
+            HostError::new(
+                HostErrorKind::Io,
+                format!("cannot read {what}: the connection is in use"),
+            )
+        })?;
+        let Conn { client, cache } = &mut *conn;
+        f(client, cache).map_err(|e| error::host(&format!("cannot read {what}"), e))
+    }
+}
+
+impl fmt::Debug for PgStore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PgStore")
+            .field("location", &self.location)
+            .finish_non_exhaustive()
+    }
+}

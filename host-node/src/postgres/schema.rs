@@ -1,0 +1,186 @@
+//! The versioned schema. The version lives in `schema_version` (one row). Migrations run in
+//! order inside one transaction that first takes a transaction-level advisory lock, and the
+//! version is re-read under it, so several servers opening a fresh database at once apply each
+//! migration exactly once (the others wait, then find nothing to do).
+//!
+//! It mirrors the SQLite schema table for table (see `crate::sqlite`), with PostgreSQL's types:
+//! `BIGINT` numbers, `BYTEA` blob bytes, identity columns for insertion order. Key columns are
+//! `COLLATE "C"`: ids sort and compare by byte, as in SQLite, which the prefix lookups rely on.
+
+use super::error;
+use postgres::Client;
+use rewind_core::HostError;
+
+/// The schema version this build writes and understands.
+pub const SCHEMA_VERSION: i32 = MIGRATIONS.len() as i32;
+
+/// Migration `i` takes a database from version `i` to `i + 1`. Append only; never edit one that
+/// has shipped.
+const MIGRATIONS: &[&str] = &[V1];
+
+/// Advisory lock key of migrations ("rewind" in ASCII, then 1); the apply lock is 2. Advisory
+/// locks are per database, so stores in different databases never meet.
+const MIGRATE_KEY: i64 = 0x7265_7769_6e64_0001;
+
+/// Version 1: everything SQLite's seven versions built.
+///
+/// * Child rows reference `sessions(id)` with `ON DELETE CASCADE`: a batch cannot write into a
+///   session that does not exist, and `DeleteSession` is one statement.
+/// * A seq is unique across the messages AND checkpoints of a session: each table's primary key
+///   covers its own rows and a trigger checks the other table (it names the primary key of the
+///   table written, so the error reads "seq taken" either way).
+/// * `messages.ord`, `messages.boundary`, `checkpoints.bytes`, `sessions.bytes` serve range reads
+///   as in SQLite's V5; `blobs.base/depth/step` are SQLite's V6 delta columns.
+/// * `meta.version` counts commits; every commit updates that one row first, which is also what
+///   orders commits (see `write`).
+const V1: &str = r#"
+CREATE TABLE sessions (
+    ord        BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id         TEXT COLLATE "C" NOT NULL CONSTRAINT sessions_id_unique UNIQUE,
+    generation BIGINT NOT NULL DEFAULT 0,
+    bytes      BIGINT NOT NULL DEFAULT 0,
+    body       TEXT   NOT NULL
+);
+CREATE TABLE messages (
+    session_id TEXT COLLATE "C" NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    seq        BIGINT  NOT NULL,
+    id         TEXT COLLATE "C" NOT NULL,
+    ord        BIGINT  NOT NULL,
+    boundary   BOOLEAN NOT NULL DEFAULT false,
+    body       TEXT    NOT NULL,
+    CONSTRAINT messages_seq PRIMARY KEY (session_id, seq),
+    CONSTRAINT messages_id_unique UNIQUE (session_id, id)
+);
+CREATE INDEX messages_boundaries ON messages (session_id, seq) WHERE boundary;
+CREATE TABLE checkpoints (
+    session_id TEXT COLLATE "C" NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    seq        BIGINT NOT NULL,
+    id         TEXT COLLATE "C" NOT NULL,
+    bytes      BIGINT NOT NULL DEFAULT 0,
+    body       TEXT   NOT NULL,
+    CONSTRAINT checkpoints_seq PRIMARY KEY (session_id, seq),
+    CONSTRAINT checkpoints_id_unique UNIQUE (session_id, id)
+);
+CREATE FUNCTION rewind_seq_free() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF (TG_TABLE_NAME = 'messages' AND EXISTS (
+            SELECT 1 FROM checkpoints WHERE session_id = NEW.session_id AND seq = NEW.seq))
+       OR (TG_TABLE_NAME = 'checkpoints' AND EXISTS (
+            SELECT 1 FROM messages WHERE session_id = NEW.session_id AND seq = NEW.seq)) THEN
+        RAISE EXCEPTION 'seq % of session % is taken', NEW.seq, NEW.session_id
+            USING ERRCODE = 'unique_violation', CONSTRAINT = TG_TABLE_NAME || '_seq';
+    END IF;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER messages_seq_free BEFORE INSERT ON messages
+    FOR EACH ROW EXECUTE FUNCTION rewind_seq_free();
+CREATE TRIGGER checkpoints_seq_free BEFORE INSERT ON checkpoints
+    FOR EACH ROW EXECUTE FUNCTION rewind_seq_free();
+CREATE TABLE turns (
+    session_id TEXT COLLATE "C" NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    id         TEXT COLLATE "C" NOT NULL,
+    seq        BIGINT NOT NULL,
+    body       TEXT   NOT NULL,
+    PRIMARY KEY (session_id, id)
+);
+CREATE INDEX turns_by_seq ON turns (session_id, seq, id);
+CREATE TABLE operations (
+    ord        BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    session_id TEXT COLLATE "C" NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    id         TEXT COLLATE "C" NOT NULL CONSTRAINT operations_id_unique UNIQUE,
+    body       TEXT NOT NULL
+);
+CREATE INDEX operations_by_session ON operations (session_id, ord);
+CREATE TABLE journals (
+    ord        BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id         TEXT COLLATE "C" NOT NULL CONSTRAINT journals_id_unique UNIQUE,
+    session_id TEXT COLLATE "C" NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    body       TEXT NOT NULL
+);
+CREATE INDEX journals_by_session ON journals (session_id);
+CREATE TABLE blobs (
+    hash  TEXT COLLATE "C" NOT NULL PRIMARY KEY,
+    bytes BYTEA  NOT NULL,
+    codec TEXT   NOT NULL DEFAULT 'raw',
+    size  BIGINT,
+    base  TEXT COLLATE "C",
+    depth BIGINT NOT NULL DEFAULT 0,
+    step  BIGINT NOT NULL DEFAULT 0
+);
+CREATE INDEX blobs_by_base ON blobs (base) WHERE base IS NOT NULL;
+CREATE TABLE command_facts (
+    parent_id  TEXT COLLATE "C" NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    command_id TEXT COLLATE "C" NOT NULL,
+    body       TEXT NOT NULL,
+    PRIMARY KEY (parent_id, command_id)
+);
+CREATE TABLE workspace_snapshots (
+    session_id TEXT COLLATE "C" NOT NULL PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+    body       TEXT NOT NULL
+);
+CREATE TABLE meta (
+    key   TEXT COLLATE "C" NOT NULL PRIMARY KEY,
+    value BIGINT NOT NULL
+);
+INSERT INTO meta (key, value) VALUES ('version', 0);
+CREATE TABLE store_info (
+    key   TEXT COLLATE "C" NOT NULL PRIMARY KEY,
+    value TEXT NOT NULL
+);
+"#;
+
+/// The version table itself, made under the migration lock.
+const VERSION_TABLE: &str = "CREATE TABLE IF NOT EXISTS schema_version (
+    one     BOOLEAN PRIMARY KEY DEFAULT true CHECK (one),
+    version INTEGER NOT NULL
+)";
+
+/// How many migrations the database has had (`None`: it holds no rewind schema), checked
+/// against what this build knows.
+pub(super) fn applied(client: &mut impl postgres::GenericClient) -> Result<Option<i32>, HostError> {
+    let fail = |e| error::host("cannot read the schema version", e);
+    let table = client
+        .query_one("SELECT to_regclass('schema_version') IS NOT NULL", &[])
+        .and_then(|r| r.try_get::<_, bool>(0))
+        .map_err(fail)?;
+    if !table {
+        return Ok(None);
+    }
+    let version = client
+        .query_opt("SELECT version FROM schema_version", &[])
+        .and_then(|r| r.map(|r| r.try_get::<_, i32>(0)).transpose())
+        .map_err(fail)?
+        .unwrap_or(0);
+    if !(0..=SCHEMA_VERSION).contains(&version) {
+        return Err(HostError::io(format!(
+            "the database's rewind schema version {version} is newer than this rewind \
+             understands ({SCHEMA_VERSION})"
+        )));
+    }
+    Ok(Some(version))
+}
+
+/// Bring the schema up to [`SCHEMA_VERSION`], or refuse a database from a newer rewind.
+pub(super) fn migrate(client: &mut Client) -> Result<(), HostError> {
+    // Fast path: an up-to-date database takes no lock.
+    if applied(client)? == Some(SCHEMA_VERSION) {
+        return Ok(());
+    }
+    let fail = |e| error::host("cannot migrate the rewind schema", e);
+    let mut tx = client.transaction().map_err(fail)?;
+    tx.execute("SELECT pg_advisory_xact_lock($1::bigint)", &[&MIGRATE_KEY])
+        .map_err(fail)?;
+    tx.batch_execute(VERSION_TABLE).map_err(fail)?;
+    // Re-read under the lock: another server may have migrated while we waited.
+    let done = applied(&mut tx)?.unwrap_or(0);
+    for sql in &MIGRATIONS[done as usize..] {
+        tx.batch_execute(sql).map_err(fail)?;
+    }
+    tx.execute(
+        "INSERT INTO schema_version (one, version) VALUES (true, $1)
+         ON CONFLICT (one) DO UPDATE SET version = excluded.version",
+        &[&SCHEMA_VERSION],
+    )
+    .map_err(fail)?;
+    tx.commit().map_err(fail)
+}

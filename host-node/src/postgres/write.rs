@@ -1,0 +1,293 @@
+//! `commit`: one transaction per batch, preconditions checked inside it.
+//!
+//! Why `READ COMMITTED` plus one row lock rather than `SERIALIZABLE`: every batch bumps the
+//! commit counter (`meta.version`, which gc's `Precondition::Version` compares), so any two
+//! concurrent commits conflict on that row anyway; under `SERIALIZABLE` the loser would fail
+//! with 40001 and have to be retried. Instead each transaction's FIRST statement updates that
+//! row: a second committer waits there (bounded by `lock_timeout`, then `busy`) until the first
+//! has committed or rolled back, and because every later statement of a `READ COMMITTED`
+//! transaction reads a fresh snapshot, its preconditions see everything the first one wrote.
+//! That is SQLite's `BEGIN IMMEDIATE` on a shared server: commits are ordered one after
+//! another, several servers on one database can never both pass the same precondition, and
+//! there are no serialization retries (nor deadlocks: every commit takes that row first).
+
+use super::blobs::{self, Rows};
+use super::read::{LAST_SEQ, unsigned};
+use super::{Conn, PgStore, error, prepared};
+use crate::store::blobs::Recent;
+use crate::store::precondition::{self, Facts};
+use postgres::types::ToSql;
+use postgres::{GenericClient, IsolationLevel};
+use rewind_core::HostError;
+use rewind_core::batch::{Batch, Write};
+use rewind_core::id::{CommandId, JournalId, SessionId};
+use rewind_core::ports::StoreWrite;
+
+impl StoreWrite for PgStore {
+    fn commit(&mut self, batch: Batch) -> Result<(), HostError> {
+        let limit = self.blob_limit;
+        let recent = &mut self.recent;
+        let conn = self.conn.get_mut();
+        self.lock
+            .guard_commit(&batch, || commit(conn, &batch, limit, recent))
+    }
+
+    fn begin_settling(&mut self) -> Result<bool, HostError> {
+        self.lock.begin_settling()
+    }
+
+    fn end_settling(&mut self) {
+        self.lock.end_settling();
+    }
+}
+
+fn commit(
+    conn: &mut Conn,
+    batch: &Batch,
+    limit: u64,
+    recent: &mut Recent,
+) -> Result<(), HostError> {
+    let Conn { client, cache } = conn;
+    let start = |e| error::host("cannot start a write transaction", e);
+    // Dropping the transaction on any early return rolls everything back.
+    let mut tx = client
+        .build_transaction()
+        .isolation_level(IsolationLevel::ReadCommitted)
+        .start()
+        .map_err(start)?;
+    let bump = "UPDATE meta SET value = value + 1 WHERE key = 'version' RETURNING value";
+    let count = |e| error::host("cannot count the commit", e);
+    let s = prepared(&mut tx, cache, bump).map_err(count)?;
+    let version: i64 = tx
+        .query_one(&s, &[])
+        .and_then(|r| r.try_get(0))
+        .map_err(count)?;
+    let before = unsigned(version - 1, "the store version")?;
+    {
+        let rows = Rows::new(&mut tx, cache);
+        let facts = TxFacts {
+            rows: &rows,
+            before,
+        };
+        for p in &batch.preconditions {
+            precondition::check(&facts, p)?;
+        }
+        for w in &batch.writes {
+            apply(&rows, w, limit, recent)?;
+        }
+    }
+    tx.commit()
+        .map_err(|e| error::host("cannot commit the batch", e))
+}
+
+/// The reads of preconditions, inside the transaction, after the counter row is ours.
+struct TxFacts<'r, 'a, C> {
+    rows: &'r Rows<'a, C>,
+    /// Batches committed before this one.
+    before: u64,
+}
+
+impl<C: GenericClient> TxFacts<'_, '_, C> {
+    fn number(
+        &self,
+        sql: &'static str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Option<u64>, HostError> {
+        let read = |e| error::host("cannot check a precondition", e);
+        let n = self
+            .rows
+            .run(sql, |c, s| {
+                c.query_opt(s, params)?
+                    .map(|r| r.try_get::<_, i64>(0))
+                    .transpose()
+            })
+            .map_err(read)?;
+        n.map(|n| unsigned(n, "a precondition")).transpose()
+    }
+}
+
+impl<C: GenericClient> Facts for TxFacts<'_, '_, C> {
+    fn generation(&self, session: &SessionId) -> Result<Option<u64>, HostError> {
+        self.number(
+            "SELECT generation FROM sessions WHERE id = $1",
+            &[&session.as_str()],
+        )
+    }
+    fn last_seq(&self, session: &SessionId) -> Result<Option<u64>, HostError> {
+        self.number(LAST_SEQ, &[&session.as_str()])
+    }
+    fn command_used(&self, parent: &SessionId, command: &CommandId) -> Result<bool, HostError> {
+        let sql = "SELECT 1::bigint FROM command_facts WHERE parent_id = $1 AND command_id = $2";
+        Ok(self
+            .number(sql, &[&parent.as_str(), &command.as_str()])?
+            .is_some())
+    }
+    fn journal_present(&self, journal: &JournalId) -> Result<bool, HostError> {
+        let sql = "SELECT 1::bigint FROM journals WHERE id = $1";
+        Ok(self.number(sql, &[&journal.as_str()])?.is_some())
+    }
+    fn version(&self) -> Result<u64, HostError> {
+        Ok(self.before)
+    }
+}
+
+/// The core's `u64` as `BIGINT`. Nothing real gets near `i64::MAX`; refuse rather than wrap.
+fn signed(n: u64, what: &str) -> Result<i64, HostError> {
+    i64::try_from(n).map_err(|_| HostError::io(format!("{what} {n} is too large to store")))
+}
+
+fn exec<C: GenericClient>(
+    rows: &Rows<'_, C>,
+    w: &Write,
+    sql: &'static str,
+    params: &[&(dyn ToSql + Sync)],
+) -> Result<u64, HostError> {
+    rows.run(sql, |c, s| c.execute(s, params))
+        .map_err(|e| error::write(w, e))
+}
+
+/// One write: one statement (a message's `ord` and a checkpoint's byte total ride along in
+/// the same statement, so a fork of thousands of rows is one round trip per row).
+fn apply<C: GenericClient>(
+    rows: &Rows<'_, C>,
+    w: &Write,
+    limit: u64,
+    recent: &mut Recent,
+) -> Result<(), HostError> {
+    let run = |sql, params: &[&(dyn ToSql + Sync)]| exec(rows, w, sql, params);
+    match w {
+        Write::CreateSession { session, body } => run(
+            "INSERT INTO sessions (id, generation, body) VALUES ($1, 0, $2)",
+            &[&session.as_str(), body],
+        )
+        .map(drop),
+        Write::UpdateSession {
+            session,
+            generation,
+            body,
+        } => {
+            let g = signed(*generation, "generation")?;
+            let sql = "UPDATE sessions SET generation = $2, body = $3 WHERE id = $1";
+            match run(sql, &[&session.as_str(), &g, body])? {
+                0 => Err(error::precondition(format!(
+                    "session {session} does not exist"
+                ))),
+                _ => Ok(()),
+            }
+        }
+        Write::AppendMessage {
+            session,
+            seq,
+            message,
+            body,
+            boundary,
+        } => {
+            // `ord` counts the session's messages before this one: the row below it plus one.
+            // The core only appends; a row slipped in below others moves their ords up.
+            let sql = "WITH moved AS (UPDATE messages SET ord = ord + 1
+                                      WHERE session_id = $1 AND seq > $2)
+                INSERT INTO messages (session_id, seq, id, body, boundary, ord)
+                VALUES ($1, $2, $3, $4, $5, coalesce((SELECT ord + 1 FROM messages
+                    WHERE session_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT 1), 0))";
+            let seq = signed(*seq, "seq")?;
+            run(
+                sql,
+                &[&session.as_str(), &seq, &message.as_str(), body, boundary],
+            )
+            .map(drop)
+        }
+        Write::PutTurn {
+            session,
+            turn,
+            seq,
+            body,
+        } => {
+            let sql = "INSERT INTO turns (session_id, id, seq, body) VALUES ($1, $2, $3, $4)
+                ON CONFLICT (session_id, id) DO UPDATE SET seq = excluded.seq, body = excluded.body";
+            let seq = signed(*seq, "seq")?;
+            run(sql, &[&session.as_str(), &turn.as_str(), &seq, body]).map(drop)
+        }
+        Write::PutCheckpoint {
+            session,
+            seq,
+            checkpoint,
+            body,
+            bytes,
+        } => {
+            let sql = "WITH added AS (INSERT INTO checkpoints (session_id, seq, id, body, bytes)
+                                      VALUES ($1, $2, $3, $4, $5) RETURNING bytes)
+                UPDATE sessions SET bytes = greatest(sessions.bytes + (SELECT bytes FROM added), 0)
+                WHERE id = $1";
+            let (seq, bytes) = (signed(*seq, "seq")?, signed(*bytes, "bytes")?);
+            run(
+                sql,
+                &[&session.as_str(), &seq, &checkpoint.as_str(), body, &bytes],
+            )
+            .map(drop)
+        }
+        Write::PutBlob { hash, bytes, base } => {
+            crate::store::blobs::put(rows, hash, bytes, base.as_ref(), limit, recent)
+        }
+        Write::PutOperation {
+            session,
+            operation,
+            body,
+        } => run(
+            "INSERT INTO operations (session_id, id, body) VALUES ($1, $2, $3)",
+            &[&session.as_str(), &operation.as_str(), body],
+        )
+        .map(drop),
+        Write::PutJournal {
+            journal,
+            session,
+            body,
+        } => run(
+            "INSERT INTO journals (id, session_id, body) VALUES ($1, $2, $3)",
+            &[&journal.as_str(), &session.as_str(), body],
+        )
+        .map(drop),
+        Write::DeleteBlob { hash } => {
+            if let Some(d) = blobs::dependent(rows, hash).map_err(|e| error::write(w, e))? {
+                return Err(error::precondition(format!(
+                    "blob {} is the base of {d}, which is still stored",
+                    hash.short()
+                )));
+            }
+            run("DELETE FROM blobs WHERE hash = $1", &[&hash.as_str()]).map(drop)
+        }
+        Write::DeleteCheckpoint {
+            session,
+            checkpoint,
+        } => {
+            let sql = "WITH gone AS (DELETE FROM checkpoints WHERE session_id = $1 AND id = $2
+                                     RETURNING bytes)
+                UPDATE sessions
+                SET bytes = greatest(sessions.bytes - coalesce((SELECT sum(bytes) FROM gone), 0), 0)
+                WHERE id = $1";
+            run(sql, &[&session.as_str(), &checkpoint.as_str()]).map(drop)
+        }
+        // Every row the session owns goes with it (`ON DELETE CASCADE`, see `schema`).
+        Write::DeleteSession { session } => {
+            run("DELETE FROM sessions WHERE id = $1", &[&session.as_str()]).map(drop)
+        }
+        Write::PutWorkspaceSnapshot { session, body } => run(
+            "INSERT INTO workspace_snapshots (session_id, body) VALUES ($1, $2)
+             ON CONFLICT (session_id) DO UPDATE SET body = excluded.body",
+            &[&session.as_str(), body],
+        )
+        .map(drop),
+        Write::PutCommandFact {
+            parent,
+            command,
+            body,
+        } => run(
+            "INSERT INTO command_facts (parent_id, command_id, body) VALUES ($1, $2, $3)",
+            &[&parent.as_str(), &command.as_str(), body],
+        )
+        .map(drop),
+        // Settling a journal twice is what `JournalPresent` guards; the delete is idempotent.
+        Write::RemoveJournal { journal } => {
+            run("DELETE FROM journals WHERE id = $1", &[&journal.as_str()]).map(drop)
+        }
+    }
+}
