@@ -19,6 +19,9 @@ const PER_CLIENT: usize = 40;
 /// The concurrent HTTP clients measured.
 const CLIENTS: &[usize] = &[1, 4, 16];
 
+#[path = "../../host-node/tests/common/pg.rs"]
+mod pg;
+
 /// Something that runs one JS API call.
 trait Caller {
     fn call(&mut self, method: &str, params: Value) -> Result<Value>;
@@ -51,8 +54,15 @@ struct StdioServer {
 }
 
 impl StdioServer {
-    fn start(bin: &Path, ws: &Path) -> Result<Self> {
-        let mut child = Command::new(bin)
+    /// A server in `ws`; on the PostgreSQL store `store` when given, else the SQLite file.
+    fn start(bin: &Path, ws: &Path, store: Option<&str>) -> Result<Self> {
+        let mut cmd = Command::new(bin);
+        if let Some(url) = store {
+            cmd.env("REWIND_STORE", url);
+        } else {
+            cmd.env_remove("REWIND_STORE");
+        }
+        let mut child = cmd
             .args(["serve", "--stdio"])
             .current_dir(ws)
             .env_remove("REWIND_DB")
@@ -168,10 +178,24 @@ pub fn run_scenario(data: &Path, samples: usize) -> Result<Table> {
     let (ip_prompt, ip_apply) = latencies(&mut inproc, &ws, samples)?;
     drop(inproc);
     let ws = fresh(data, "stdio")?;
-    let mut stdio = StdioServer::start(&bin, &ws)?;
+    let mut stdio = StdioServer::start(&bin, &ws, None)?;
     let (io_prompt, io_apply) = latencies(&mut stdio, &ws, samples)?;
     drop(stdio.stdin);
     stdio.child.wait()?;
+    // The same calls on PostgreSQL (a throwaway local cluster over a unix socket), side by side.
+    let postgres = match pg::cluster() {
+        Some(cluster) => {
+            eprintln!("bench: serve, stdio on PostgreSQL");
+            let ws = fresh(data, "stdio-postgres")?;
+            let url = cluster.url(&cluster.fresh_db());
+            let mut server = StdioServer::start(&bin, &ws, Some(&url))?;
+            let timed = latencies(&mut server, &ws, samples)?;
+            drop(server.stdin);
+            server.child.wait()?;
+            Some(timed)
+        }
+        None => None,
+    };
     t.timed(
         "recordPrompt, in-process (rpc::call)",
         &ip_prompt,
@@ -191,6 +215,33 @@ pub fn run_scenario(data: &Path, samples: usize) -> Result<Table> {
         "",
         Met::None,
     );
+    if let Some((pg_prompt, pg_apply)) = &postgres {
+        t.timed(
+            "recordPrompt, serve --stdio, PostgreSQL",
+            pg_prompt,
+            "",
+            Met::None,
+        );
+        t.timed(
+            "applyFileRewind (1 file), serve --stdio, PostgreSQL",
+            pg_apply,
+            "",
+            Met::None,
+        );
+        for (name, a, b) in [
+            ("recordPrompt", &io_prompt, pg_prompt),
+            ("applyFileRewind", &io_apply, pg_apply),
+        ] {
+            let ratio =
+                b.samples.median().as_secs_f64() / a.samples.median().as_secs_f64().max(1e-9);
+            t.value(
+                &format!("{name}: PostgreSQL / SQLite (median, over stdio)"),
+                format!("{ratio:.2}x"),
+                "",
+                Met::None,
+            );
+        }
+    }
     for (name, a, b) in [
         ("recordPrompt", &ip_prompt, &io_prompt),
         ("applyFileRewind", &ip_apply, &io_apply),
@@ -213,6 +264,11 @@ pub fn run_scenario(data: &Path, samples: usize) -> Result<Table> {
             Met::None,
         );
     }
+    t.note(
+        "PostgreSQL rows: a local throwaway cluster (initdb, unix socket, fsync and \
+         synchronous_commit off, as in the tests), so they show the protocol and round-trip cost, \
+         not a durable server's disk. ",
+    );
     t.note(
         "In-process opens the store per call as the Node addon does (one idle connection kept); \
          the stdio rows add the server process, one JSON line each way and the pipe. HTTP: \
