@@ -189,17 +189,10 @@ fn exit_code(status: std::process::ExitStatus) -> i32 {
 
 /// The command line as one string, each argument quoted where a shell would need it.
 fn command_line(argv: &[String]) -> String {
-    let quote = |a: &String| {
-        let plain = !a.is_empty()
-            && a.chars()
-                .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
-        if plain {
-            a.clone()
-        } else {
-            format!("'{}'", a.replace('\'', r"'\''"))
-        }
-    };
-    argv.iter().map(quote).collect::<Vec<_>>().join(" ")
+    argv.iter()
+        .map(|a| super::verdict::shell_word(a))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 pub(super) fn run_exec(ctx: &Context, a: ExecArgs) -> Result<Report, CliError> {
