@@ -118,7 +118,7 @@ fn fixture() -> Fixture {
         s(&t, "turnId")
     };
     let record = |f: &mut Fixture, t: &str, path: &str, before: Option<&[u8]>, after: &[u8]| {
-        let before_file = tempfile::NamedTempFile::new().expect("temp");
+        let before_file = ordinary_temp_file();
         let mut args = vec!["edit", session.as_str(), "--turn", t, "--path", path];
         let bp = before_file.path().display().to_string();
         match before {
@@ -157,7 +157,7 @@ fn fixture() -> Fixture {
     f.rec(&["turn-end", &session, "--turn", &t1]);
 
     let t2 = turn(&mut f, "Remove the obsolete notes");
-    let before = tempfile::NamedTempFile::new().expect("temp");
+    let before = ordinary_temp_file();
     std::fs::write(before.path(), b"obsolete\n").expect("before");
     std::fs::remove_file(f.b.path("old.txt")).expect("rm");
     let bp = before.path().display().to_string();
@@ -367,4 +367,13 @@ fn both_undo_and_redo_read_well() {
     step(&mut f, "undo_nothing_to_redo", &["redo"]);
     step(&mut f, "undo_again", &["undo"]);
     step(&mut f, "ops_after_redo", &["ops"]);
+}
+
+/// A temp file for `--before-file` with the 0644 of the files it stands for (`rewind edit` records
+/// its mode; a temp file is made 0600).
+fn ordinary_temp_file() -> tempfile::NamedTempFile {
+    use std::os::unix::fs::PermissionsExt as _;
+    let f = tempfile::NamedTempFile::new().expect("temp");
+    std::fs::set_permissions(f.path(), std::fs::Permissions::from_mode(0o644)).expect("chmod");
+    f
 }

@@ -44,11 +44,11 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let mut engine = ctx.engine(Access::Rewrite)?;
     let session = ctx.session(&engine, &a.target.session)?;
     let opts = ApplyOptions {
-        target: target.options(&engine, &session)?,
+        target: target.options(ctx.lookup(&engine), &session)?,
         policy: a.policy.into(),
     };
     let retry = super::verdict::retry_command("apply", &session, &opts.target);
     let out = engine.apply_file_rewind(&session, opts)?;
     let text = super::verdict::outcome(&ctx.style, &session, &out, Some(&retry));
-    Ok(Report::new(&out, text).refused(!out.applied))
+    Ok(Report::new(&out, text).refused(super::verdict::refused(&out)))
 }

@@ -27,7 +27,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let mut engine = ctx.engine(Access::Rewrite)?;
     let session = ctx.session(&engine, &a.session)?;
     let opts = Options {
-        to: to.resolve(&engine, &session)?,
+        to: to.resolve(ctx.lookup(&engine), &session)?,
         policy: a.policy.into(),
         paths: a.paths,
     };

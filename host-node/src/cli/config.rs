@@ -44,6 +44,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
         config.session_quota_bytes = number_or("none", q, "--quota")?;
     }
     if let Some(k) = a.keep {
+        super::gc::check_keep(k, "--keep")?;
         config.keep = k;
     }
     if let Some(d) = &a.older_than {

@@ -20,7 +20,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let to = Ref::new(&a.to)?;
     let mut engine = ctx.engine(Access::Record)?;
     let session = ctx.session(&engine, &a.session)?;
-    let to = to.resolve(&engine, &session)?;
+    let to = to.resolve(ctx.lookup(&engine), &session)?;
     let out = engine.rewind_conversation(&session, Options { to })?;
     let text = describe(&ctx.style, &session, &out);
     Ok(Report::new(&out, text))

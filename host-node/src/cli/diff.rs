@@ -21,7 +21,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let target = a.target.target()?;
     let mut engine = ctx.engine(Access::Read)?;
     let session = ctx.session(&engine, &a.target.session)?;
-    let opts = target.options(&engine, &session)?;
+    let opts = target.options(ctx.lookup(&engine), &session)?;
     let diff = engine.diff_file_rewind(&session, opts)?;
     let text = if a.stat {
         stat(&ctx.style, &diff)

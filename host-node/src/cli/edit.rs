@@ -1,5 +1,7 @@
-//! `rewind edit [SESSION] --turn T --path P [--before-file F | --created] [--after-file F | --deleted]`:
-//! record what a tool changed. The after-state defaults to the file now on disk.
+//! `rewind edit [SESSION] --turn T --path P [--before-file F | --created] [--after-file F | --deleted]
+//! [--before-mode MODE] [--after-mode MODE]`: record what a tool changed. The after-state defaults
+//! to the file now on disk. The before-state's mode is F's (a copy of an executable keeps its
+//! `x` bits), unless `--before-mode` says otherwise.
 //!
 //! `rewind edit [SESSION] --turn T --stdin`: record several files as one checkpoint, described
 //! by a JSON document on stdin (see [`Doc`]):
@@ -54,6 +56,13 @@ pub(super) struct Args {
     /// The tool deleted the file.
     #[arg(long, conflicts_with = "stdin")]
     deleted: bool,
+    /// The file's permission bits before the change, in octal (`755`, `0o644`); default: those
+    /// of --before-file.
+    #[arg(long, value_name = "MODE", value_parser = octal_mode, conflicts_with_all = ["stdin", "created"])]
+    before_mode: Option<u32>,
+    /// The file's permission bits after the change, in octal; default: those of the file on disk.
+    #[arg(long, value_name = "MODE", value_parser = octal_mode, conflicts_with_all = ["stdin", "deleted"])]
+    after_mode: Option<u32>,
     /// Read the changed files from a JSON document on stdin, all recorded as one checkpoint:
     /// `{"tool"?, "toolCallId"?, "files": [{"path", "before", "after"?, "beforeMode"?,
     /// "afterMode"?}]}`, each side `null` (absent), `{"base64": …}`, `{"text": …}` or
@@ -120,6 +129,23 @@ struct Bytes {
 /// A field that is there, even as `null` (`Some(None)`), against one left out (`None`).
 fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
     T::deserialize(d).map(Some)
+}
+
+/// `755`, `0755` or `0o755`: permission bits (at most `7777`).
+fn octal_mode(text: &str) -> Result<u32, String> {
+    let digits = text.strip_prefix("0o").unwrap_or(text);
+    u32::from_str_radix(digits, 8)
+        .ok()
+        .filter(|m| *m <= 0o7777 && !digits.is_empty())
+        .ok_or_else(|| format!("{text:?} is not an octal mode such as 755 or 0644"))
+}
+
+/// The permission bits of the regular file `path`.
+fn mode_of(path: &Path) -> Result<u32, CliError> {
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::metadata(path)
+        .map(|m| m.permissions().mode() & 0o7777)
+        .map_err(|e| invalid(format!("cannot read {}: {e}", path.display())))
 }
 
 fn invalid(message: impl Into<String>) -> CliError {
@@ -259,7 +285,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     };
     let mut engine = ctx.engine(Access::Record)?;
     let session = ctx.session(&engine, &a.session)?;
-    let turn_id = turn.resolve(&engine, &session)?;
+    let turn_id = turn.resolve(ctx.lookup(&engine), &session)?;
     let (tool, tool_call_id, changes) = match doc {
         Some((tool, tool_call_id, (mut changes, pending))) => {
             from_disk(&mut engine, &mut changes, pending)?;
@@ -274,13 +300,18 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
                 (None, true) => None,
                 (None, false) => Some(on_disk(&mut engine, &path, "pass --deleted")?),
             };
+            let before_mode = match (a.before_mode, &a.before_file) {
+                (Some(m), _) => Some(m),
+                (None, Some(f)) => Some(mode_of(f)?),
+                (None, None) => None,
+            };
             let change = EditChange {
                 path,
                 before,
                 after,
                 patch: None,
-                before_mode: None,
-                after_mode: None,
+                before_mode,
+                after_mode: a.after_mode,
             };
             (a.tool, a.tool_call_id, vec![change])
         }

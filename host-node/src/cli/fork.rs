@@ -83,9 +83,9 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     })?;
     let session = ctx.session(&engine, &a.session)?;
     let opts = Options {
-        at: resolve_opt(at.as_ref(), &engine, &session)?,
-        checkpoint: resolve_opt(checkpoint.as_ref(), &engine, &session)?,
-        turn: resolve_opt(turn.as_ref(), &engine, &session)?,
+        at: resolve_opt(at.as_ref(), ctx.lookup(&engine), &session)?,
+        checkpoint: resolve_opt(checkpoint.as_ref(), ctx.lookup(&engine), &session)?,
+        turn: resolve_opt(turn.as_ref(), ctx.lookup(&engine), &session)?,
         command_id,
         workspace_mode: match a.workspace_mode {
             ModeArg::Shared => WorkspaceMode::Shared,

@@ -22,9 +22,41 @@ pub(super) struct Args {
     dry_run: bool,
 }
 
+/// `keep` (from `source`) must leave something: `--keep 0` would make every plain `rewind gc`
+/// delete every checkpoint, so it is refused like `--older-than 0`.
+pub(super) fn check_keep(keep: usize, source: &str) -> Result<(), CliError> {
+    if keep > 0 {
+        return Ok(());
+    }
+    Err(CliError::new(
+        ErrorKind::InvalidInput,
+        format!(
+            "{source} 0 would make gc delete every checkpoint of every session, so nothing \
+             could be rewound; nothing was changed. Keep at least 1 (the default is 100)"
+        ),
+    ))
+}
+
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
+    if let Some(missing) = &ctx.no_store {
+        // Nothing recorded, nothing to collect: a success that opens (and creates) nothing.
+        let out = rewind_core::gc::Outcome {
+            plan: rewind_core::gc::Plan::default(),
+            applied: false,
+            batches: 0,
+        };
+        let text = format!("nothing to collect: {}", missing.message());
+        return Ok(Report::new(&out, text));
+    }
     let config = Config::load(&ctx.db).map_err(|e| CliError::host(e.to_string()))?;
     let mut opts = config.retention();
+    match a.keep {
+        Some(k) => check_keep(k, "--keep")?,
+        None => check_keep(
+            opts.keep,
+            &format!("{} says keep", Config::path_for(&ctx.db).display()),
+        )?,
+    }
     opts.keep = a.keep.unwrap_or(opts.keep);
     match a.older_than.as_deref().map(age_ms).transpose()? {
         Some(ms) => {

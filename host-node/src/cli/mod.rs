@@ -187,6 +187,12 @@ impl Command {
         )
     }
 
+    /// Whether, where there is no store, the command has simply nothing to do (it says so and
+    /// succeeds, opening nothing): there is nothing to collect without a store.
+    fn nothing_to_do_without_store(&self) -> bool {
+        matches!(self, Self::Gc(_))
+    }
+
     /// Whether the command's text goes to stderr (its stdout belongs to something else).
     fn text_to_stderr(&self) -> bool {
         matches!(self, Self::Exec(_))
@@ -256,9 +262,19 @@ struct Context {
     json: bool,
     /// How text is formatted (colour, times).
     style: style::Style,
+    /// Whether the command opened the store to change it (id prefixes must then be longer).
+    changing: std::cell::Cell<bool>,
 }
 
 impl Context {
+    /// How ids typed for this command are looked up in `engine` (see [`refs::Lookup`]).
+    fn lookup<'a>(&self, engine: &'a NativeEngine) -> refs::Lookup<'a> {
+        refs::Lookup {
+            engine,
+            changing: self.changing.get(),
+        }
+    }
+
     /// Open the engine with exactly the rights the command needs (see [`Access`]). Warnings
     /// about journals go to stderr; they never stop the command.
     fn engine(&self, access: Access) -> Result<NativeEngine, CliError> {
@@ -286,6 +302,7 @@ impl Context {
         } else {
             access
         };
+        self.changing.set(access != Access::Read);
         let config =
             crate::config::Config::load(&self.db).map_err(|e| CliError::host(e.to_string()))?;
         let opts = OpenOptions { access, config };
@@ -310,7 +327,7 @@ impl Context {
             });
         }
         if let Some(given) = &arg.session {
-            return refs::session(engine, given);
+            return refs::session(self.lookup(engine), given);
         }
         let stale = match crate::current::read(&self.db) {
             Some(id) => match rewind_core::load::session(engine.store(), &id) {
@@ -372,7 +389,8 @@ fn run(cli: Cli) -> Result<Report, CliError> {
     // A PostgreSQL store is always there to ask (an empty database reads as an empty store).
     let no_store = (store.is_none() && !located.exists() && !command.works_without_store())
         .then(|| located.missing());
-    if no_store.is_some() && !command.acts_on_a_session() {
+    if no_store.is_some() && !command.acts_on_a_session() && !command.nothing_to_do_without_store()
+    {
         return Err(located.missing());
     }
     let (workspace, db) = (located.workspace, located.db);
@@ -385,6 +403,7 @@ fn run(cli: Cli) -> Result<Report, CliError> {
         no_store,
         json: cli.json,
         style: style::Style::new(color, now),
+        changing: std::cell::Cell::new(false),
     };
     match command {
         Command::Init(a) => init::run(&ctx, a),

@@ -60,7 +60,7 @@ pub(super) fn run_notice(ctx: &Context, a: NoticeArgs) -> Result<Report, CliErro
     let mut engine = ctx.engine(Access::Record)?;
     let session = ctx.session(&engine, &a.session)?;
     let opts = NoticeOptions {
-        turn_id: super::refs::resolve_opt(turn.as_ref(), &engine, &session)?,
+        turn_id: super::refs::resolve_opt(turn.as_ref(), ctx.lookup(&engine), &session)?,
         text: a.text,
         visible_to_ui: a.show,
         visible_to_model: !a.hide_from_model,
@@ -75,7 +75,7 @@ pub(super) fn run_compaction(ctx: &Context, a: CompactionArgs) -> Result<Report,
     let mut engine = ctx.engine(Access::Record)?;
     let session = ctx.session(&engine, &a.session)?;
     let opts = CompactionOptions {
-        turn_id: super::refs::resolve_opt(turn.as_ref(), &engine, &session)?,
+        turn_id: super::refs::resolve_opt(turn.as_ref(), ctx.lookup(&engine), &session)?,
         text: a.summary,
     };
     let out = engine.record_compaction(&session, opts)?;
@@ -91,7 +91,7 @@ pub(super) fn run_failed_capture(ctx: &Context, a: FailedCaptureArgs) -> Result<
     let mut engine = ctx.engine(Access::Record)?;
     let session = ctx.session(&engine, &a.session)?;
     let opts = FailedCaptureOptions {
-        turn_id: turn.resolve(&engine, &session)?,
+        turn_id: turn.resolve(ctx.lookup(&engine), &session)?,
         tool_name: a.tool,
         path: a.path,
         reason: a.reason,

@@ -1,7 +1,7 @@
 //! `rewind preview [SESSION] (--since MSG | --turn MSG | --checkpoint ID) [--path P]...`.
 
-use super::refs::{Ref, TurnOrMessage, resolve_opt};
-use super::{Access, CliError, Context, NativeEngine, Report, SessionArg};
+use super::refs::{Lookup, Ref, TurnOrMessage, resolve_opt};
+use super::{Access, CliError, Context, Report, SessionArg};
 use rewind_core::files::TargetOptions;
 use rewind_core::id::{CheckpointId, MessageId, SessionId};
 
@@ -56,13 +56,13 @@ impl Target {
     /// The engine's options, with prefixes, `#N` and `@` resolved in `session`.
     pub(super) fn options(
         &self,
-        engine: &NativeEngine,
+        at: Lookup<'_>,
         session: &SessionId,
     ) -> Result<TargetOptions, CliError> {
         Ok(TargetOptions {
-            since: resolve_opt(self.since.as_ref(), engine, session)?,
-            turn: resolve_opt(self.turn.as_ref(), engine, session)?.map(|t| t.0),
-            checkpoint: resolve_opt(self.checkpoint.as_ref(), engine, session)?,
+            since: resolve_opt(self.since.as_ref(), at, session)?,
+            turn: resolve_opt(self.turn.as_ref(), at, session)?.map(|t| t.0),
+            checkpoint: resolve_opt(self.checkpoint.as_ref(), at, session)?,
             paths: self.paths.clone(),
             include_external: self.include_external,
         })
@@ -82,7 +82,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let target = a.target.target()?;
     let mut engine = ctx.engine(Access::Read)?;
     let session = ctx.session(&engine, &a.target.session)?;
-    let opts = target.options(&engine, &session)?;
+    let opts = target.options(ctx.lookup(&engine), &session)?;
     let retry = super::verdict::retry_command("apply", &session, &opts);
     let diff = match a.patch {
         true => Some(engine.diff_file_rewind(&session, opts.clone())?),

@@ -19,7 +19,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let opened = ctx.open(Access::Rewrite)?;
     let (mut engine, outcome) = (opened.engine, opened.recovered);
     if let Some(journal) = a.abandon {
-        let journal = super::refs::journal(&engine, &journal)?;
+        let journal = super::refs::journal(ctx.lookup(&engine), &journal)?;
         let done = engine.abandon_journal(&journal)?;
         let text = format!(
             "abandoned {} ({}): {} left as they are; its record is in operation {}",

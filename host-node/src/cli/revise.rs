@@ -126,7 +126,7 @@ pub(super) fn run_edit(ctx: &Context, a: EditArgs) -> Result<Report, CliError> {
     let mut engine = ctx.engine(access)?;
     let session = ctx.session(&engine, &a.session)?;
     let message_id = match given {
-        Some(m) => m.resolve(&engine, &session)?,
+        Some(m) => m.resolve(ctx.lookup(&engine), &session)?,
         None => latest_prompt(&engine, &session)?,
     };
     let opts = EditOptions {
@@ -149,7 +149,7 @@ pub(super) fn run_retry(ctx: &Context, a: RetryArgs) -> Result<Report, CliError>
     let mut engine = ctx.engine(Access::Record)?;
     let session = ctx.session(&engine, &a.session)?;
     let message_id = match given {
-        Some(m) => m.resolve(&engine, &session)?,
+        Some(m) => m.resolve(ctx.lookup(&engine), &session)?,
         None => latest_reply(&engine, &session)?,
     };
     let out = engine.retry_last_reply(

@@ -81,7 +81,7 @@ pub(super) fn run(ctx: &Context, args: Args) -> Result<Report, CliError> {
         }
         Args::Use { session } => {
             let engine = ctx.engine(Access::Read)?;
-            let id = super::refs::session(&engine, &session)?;
+            let id = super::refs::session(ctx.lookup(&engine), &session)?;
             let s = rewind_core::load::session(engine.store(), &id)?;
             mark(ctx, &s.id, &format!("session {} exists", s.id))?;
             let text = format!("current session: {}  {}", s.id, s.title);

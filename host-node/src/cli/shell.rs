@@ -164,7 +164,7 @@ pub(super) fn run_snapshot(ctx: &Context, a: SnapshotArgs) -> Result<Report, Cli
     let mut engine = ctx.engine(Access::Record)?;
     let session = ctx.session(&engine, &a.session)?;
     let opts = shell::Options {
-        turn_id: turn.resolve(&engine, &session)?,
+        turn_id: turn.resolve(ctx.lookup(&engine), &session)?,
         command: a.command,
         tool_name: a.tool,
         tool_call_id: a.tool_call_id,
@@ -199,7 +199,7 @@ pub(super) fn run_exec(ctx: &Context, a: ExecArgs) -> Result<Report, CliError> {
     let turn = Ref::<TurnId>::new(&a.turn)?;
     let mut engine = ctx.engine(Access::Record)?;
     let session = ctx.session(&engine, &a.session)?;
-    let turn = turn.resolve(&engine, &session)?;
+    let turn = turn.resolve(ctx.lookup(&engine), &session)?;
     let line = command_line(&a.command);
     let opts = |command: Option<String>| shell::Options {
         turn_id: turn.clone(),

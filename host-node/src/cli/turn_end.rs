@@ -20,7 +20,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let turn = Ref::new(&a.turn)?;
     let mut engine = ctx.engine(Access::Record)?;
     let session = ctx.session(&engine, &a.session)?;
-    let turn_id = turn.resolve(&engine, &session)?;
+    let turn_id = turn.resolve(ctx.lookup(&engine), &session)?;
     let opts = CompleteTurnOptions {
         turn_id,
         failed: a.failed,

@@ -87,7 +87,7 @@ fn take_back(
     let mut engine = ctx.engine(Access::Rewrite)?;
     let session = ctx.session(&engine, session)?;
     let operation_id = match operation {
-        Some(op) => op.resolve(&engine, &session)?,
+        Some(op) => op.resolve(ctx.lookup(&engine), &session)?,
         None => latest(&engine, &session, which)?,
     };
     let opts_id = operation_id.clone();
@@ -108,7 +108,7 @@ fn take_back(
         }
         _ => super::verdict::outcome(&ctx.style, &session, &out, Some(&retry)),
     };
-    Ok(Report::new(&out, text).refused(!out.applied))
+    Ok(Report::new(&out, text).refused(super::verdict::refused(&out)))
 }
 
 /// Whether `op` is an undo (so taking it back redoes a rewind).

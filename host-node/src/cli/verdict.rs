@@ -209,6 +209,19 @@ pub(super) fn restored(style: &Style, files: &[RestoredFile]) -> String {
     t
 }
 
+/// Whether an apply that wrote nothing simply had nothing to write: no file to restore and no
+/// conflict (its changes are already undone, or already as they were). That is a success,
+/// said plainly, not a refusal.
+pub(super) fn nothing_to_restore(out: &ApplyOutcome) -> bool {
+    !out.applied && out.preview.safe_files.is_empty() && out.preview.unsafe_files.is_empty()
+}
+
+/// Whether an apply was refused (exit 1): it wrote nothing although there was something to
+/// restore (a conflict under the policy, or a failed write rolled back).
+pub(super) fn refused(out: &ApplyOutcome) -> bool {
+    !out.applied && !nothing_to_restore(out)
+}
+
 /// The human form of an apply (file rewind, the files of `both`, an undo).
 pub(super) fn outcome(
     style: &Style,
@@ -236,6 +249,14 @@ fn outcome_then(
     retry: Retry<'_>,
     redo: bool,
 ) -> String {
+    if nothing_to_restore(out) {
+        let already = match out.preview.unchanged_files.len() + out.preview.reverted_paths.len() {
+            0 => "the target changed no file".to_owned(),
+            1 => "1 file is already as the rewind would leave it".to_owned(),
+            n => format!("{n} files are already as the rewind would leave them"),
+        };
+        return format!("nothing to restore: {already}; nothing was changed");
+    }
     if !out.applied {
         // Conflicts are explained above, with what to do; the engine's cause says it again.
         let cause = if out.preview.unsafe_files.is_empty() {

@@ -11,10 +11,22 @@ pub(super) fn host(context: &str, e: rusqlite::Error) -> HostError {
     let kind = kind_of(&e);
     let why = match e.sqlite_error_code() {
         Some(ErrorCode::DiskFull) => "disk full".to_owned(),
+        Some(ErrorCode::SystemIoFailure) if out_of_space() => format!("disk full ({e})"),
         Some(ErrorCode::ReadOnly) => format!("{e} (the store is read-only for this user)"),
         _ => e.to_string(),
     };
     HostError::new(kind, format!("{context}: {why}")).with_source(e)
+}
+
+/// Whether the system call SQLite just failed on ran out of space. SQLite says SQLITE_FULL only
+/// where it checks for ENOSPC itself; growing the `-shm` file or syncing on a full disk is a bare
+/// "disk I/O error". Its errno is still this thread's (successful calls since leave errno alone),
+/// so a full disk is named as one wherever it surfaces.
+fn out_of_space() -> bool {
+    matches!(
+        std::io::Error::last_os_error().kind(),
+        std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded
+    )
 }
 
 /// A failed precondition with a readable message.

@@ -93,6 +93,11 @@ impl Bench {
         let before_file = before.map(|bytes| {
             let f = tempfile::NamedTempFile::new().expect("temp file");
             std::fs::write(f.path(), bytes).expect("write before");
+            // `rewind edit` records the before-file's mode: make it the 0644 of an ordinary
+            // file, as `cp -p` of one would (a temp file is 0600).
+            use std::os::unix::fs::PermissionsExt as _;
+            std::fs::set_permissions(f.path(), std::fs::Permissions::from_mode(0o644))
+                .expect("chmod before");
             f
         });
         let before_path = before_file.as_ref().map(|f| f.path().display().to_string());

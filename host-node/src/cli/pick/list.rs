@@ -5,7 +5,7 @@
 //! indexed count of the turns before them for the numbers. Line counts come from the patches the
 //! checkpoints store, so no preview is computed per row.
 
-use super::super::refs::{Ref, TurnOrMessage};
+use super::super::refs::{Lookup, Ref, TurnOrMessage};
 use super::super::style::{Role, Style};
 use super::super::{CliError, parse_id};
 use crate::native::NativeEngine;
@@ -177,7 +177,7 @@ fn latest_prompts(
 /// The prompt `r` names, as every turn argument takes it (`#N` or a bare number, `@`, `@-N`, a
 /// message or turn id or unique prefix): a listed row, or an older prompt of the branch.
 pub(super) fn find(
-    engine: &NativeEngine,
+    at: Lookup<'_>,
     session: &Session,
     rows: &[Prompt],
     r: &str,
@@ -188,17 +188,17 @@ pub(super) fn find(
         Err(_) => r.to_owned(),
     };
     let named = Ref::<TurnOrMessage>::new(&typed)?
-        .resolve(engine, &session.id)?
+        .resolve(at, &session.id)?
         .0;
     let id: MessageId = if named.starts_with(TurnId::PREFIX) {
-        load::turn(engine.store(), &session.id, &parse_id(&named)?)?.prompt_id
+        load::turn(at.engine.store(), &session.id, &parse_id(&named)?)?.prompt_id
     } else {
         parse_id(&named)?
     };
     if let Some(p) = rows.iter().find(|p| p.id == id) {
         return Ok(p.clone());
     }
-    let m = rewind_core::window::message(engine.store(), &session.id, &id)?;
+    let m = rewind_core::window::message(at.engine.store(), &session.id, &id)?;
     if !m.is_prompt() || !session.branch.contains(m.seq) {
         return Err(bad(format!(
             "{id} is not a prompt on the session's active branch"
@@ -206,7 +206,7 @@ pub(super) fn find(
     }
     let before: u64 = spans(session, m.seq)
         .into_iter()
-        .map(|span| engine.store().turn_count_in(&session.id, span))
+        .map(|span| at.engine.store().turn_count_in(&session.id, span))
         .sum::<Result<u64, _>>()
         .map_err(load::Error::from)?;
     Ok(Prompt {

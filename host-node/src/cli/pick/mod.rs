@@ -138,7 +138,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
         ));
     }
     let chosen = match (&a.turn, &asker) {
-        (Some(r), _) => list::find(&engine, &session, &rows, r)?,
+        (Some(r), _) => list::find(ctx.lookup(&engine), &session, &rows, r)?,
         (None, Some(asker)) => match ask::choose_prompt(asker, &ctx.style, &rows)? {
             Some(i) => rows[i].clone(),
             None => return Ok(cancelled()),
@@ -277,7 +277,7 @@ fn outcome_text(ctx: &Context, session: &SessionId, out: &Outcome) -> (String, b
         ),
         Outcome::Workspace(o) => (
             super::verdict::outcome(&ctx.style, session, o, None),
-            !o.applied,
+            super::verdict::refused(o),
         ),
         Outcome::Both(o) => {
             let mut t = super::both::describe(&ctx.style, session, o, None);

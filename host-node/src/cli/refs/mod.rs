@@ -21,6 +21,11 @@ use rewind_core::id::{
 /// Candidates listed when a prefix is ambiguous.
 const SHOWN: usize = 8;
 
+/// The shortest prefix a command that changes anything accepts: `rewind undo 0` matching the one
+/// operation whose id starts with 0 is a slip, not a choice. Reading commands take any unique
+/// prefix.
+pub(super) const MIN_PREFIX_TO_CHANGE: usize = 4;
+
 struct Kind {
     table: IdTable,
     prefix: &'static str,
@@ -70,7 +75,7 @@ enum Found {
 
 /// Look `typed` up among the ids of `kind`.
 fn lookup(
-    engine: &NativeEngine,
+    at: Lookup<'_>,
     kind: &Kind,
     session: Option<&SessionId>,
     typed: &str,
@@ -82,17 +87,44 @@ fn lookup(
     } else {
         format!("{}{}", kind.prefix, typed.to_ascii_lowercase())
     };
-    let mut found = engine
+    let mut found = at
+        .engine
         .store()
         .ids_with_prefix(kind.table, session, &full, SHOWN + 1)
         .map_err(|e| CliError::new(e.error_kind(), e.to_string()))?;
+    if found.contains(&full) {
+        return Ok(Found::One(full));
+    }
+    let given = full.len() - kind.prefix.len();
+    if at.changing && given < MIN_PREFIX_TO_CHANGE && !found.is_empty() {
+        return Err(too_short(kind, typed));
+    }
     Ok(match found.len() {
-        _ if found.contains(&full) => Found::One(full),
         0 if typed.starts_with(kind.prefix) => Found::One(full),
         0 => Found::None,
         1 => Found::One(found.remove(0)),
         _ => Found::Many(found),
     })
+}
+
+/// Where a lookup runs: the opened engine, and whether the command changes anything.
+#[derive(Clone, Copy)]
+pub(super) struct Lookup<'a> {
+    pub(super) engine: &'a NativeEngine,
+    pub(super) changing: bool,
+}
+
+fn too_short(kind: &Kind, typed: &str) -> CliError {
+    CliError::new(
+        ErrorKind::InvalidInput,
+        format!(
+            "`{}` is too short to name a {} for a command that changes things: type at least \
+             {MIN_PREFIX_TO_CHANGE} characters of the id (see the ids `rewind log` and `rewind \
+             ops` show); nothing was changed",
+            typed.trim(),
+            kind.what
+        ),
+    )
 }
 
 fn parse_error(kind: &Kind, typed: &str) -> CliError {
@@ -171,7 +203,7 @@ pub(super) trait Typed: Sized {
     /// Whether `text` could name one.
     fn check(text: &str) -> Result<(), CliError>;
     /// What `text` names in `session` (store-wide kinds ignore it).
-    fn resolve(engine: &NativeEngine, session: &SessionId, text: &str) -> Result<Self, CliError>;
+    fn resolve(at: Lookup<'_>, session: &SessionId, text: &str) -> Result<Self, CliError>;
 }
 
 impl<T: Typed> Ref<T> {
@@ -190,31 +222,23 @@ impl<T: Typed> Ref<T> {
     }
 
     /// The id it names.
-    pub(super) fn resolve(
-        &self,
-        engine: &NativeEngine,
-        session: &SessionId,
-    ) -> Result<T, CliError> {
-        T::resolve(engine, session, &self.text)
+    pub(super) fn resolve(&self, at: Lookup<'_>, session: &SessionId) -> Result<T, CliError> {
+        T::resolve(at, session, &self.text)
     }
 }
 
 /// Check and resolve an optional argument in one go (after opening).
 pub(super) fn resolve_opt<T: Typed>(
     r: Option<&Ref<T>>,
-    engine: &NativeEngine,
+    at: Lookup<'_>,
     session: &SessionId,
 ) -> Result<Option<T>, CliError> {
-    r.map(|r| r.resolve(engine, session)).transpose()
+    r.map(|r| r.resolve(at, session)).transpose()
 }
 
 /// A session, store-wide (the session argument of every command).
-pub(super) fn session(engine: &NativeEngine, typed: &str) -> Result<SessionId, CliError> {
-    parsed(&one(
-        &SESSION,
-        typed,
-        lookup(engine, &SESSION, None, typed)?,
-    )?)
+pub(super) fn session(at: Lookup<'_>, typed: &str) -> Result<SessionId, CliError> {
+    parsed(&one(&SESSION, typed, lookup(at, &SESSION, None, typed)?)?)
 }
 
 macro_rules! scoped {
@@ -223,8 +247,8 @@ macro_rules! scoped {
             fn check(text: &str) -> Result<(), CliError> {
                 well_formed(&$kind, text)
             }
-            fn resolve(e: &NativeEngine, s: &SessionId, text: &str) -> Result<Self, CliError> {
-                parsed(&one(&$kind, text, lookup(e, &$kind, Some(s), text)?)?)
+            fn resolve(at: Lookup<'_>, s: &SessionId, text: &str) -> Result<Self, CliError> {
+                parsed(&one(&$kind, text, lookup(at, &$kind, Some(s), text)?)?)
             }
         }
     };
@@ -233,12 +257,8 @@ scoped!(CheckpointId, CHECKPOINT);
 scoped!(OperationId, OPERATION);
 
 /// A journal, store-wide (`rewind recover --abandon`).
-pub(super) fn journal(engine: &NativeEngine, typed: &str) -> Result<JournalId, CliError> {
-    parsed(&one(
-        &JOURNAL,
-        typed,
-        lookup(engine, &JOURNAL, None, typed)?,
-    )?)
+pub(super) fn journal(at: Lookup<'_>, typed: &str) -> Result<JournalId, CliError> {
+    parsed(&one(&JOURNAL, typed, lookup(at, &JOURNAL, None, typed)?)?)
 }
 
 /// A turn position (`#N`, `@`, `@-N`) checked for form.
@@ -254,11 +274,11 @@ impl Typed for MessageId {
     fn check(text: &str) -> Result<(), CliError> {
         check_position(text).unwrap_or_else(|| well_formed(&MESSAGE, text))
     }
-    fn resolve(e: &NativeEngine, s: &SessionId, text: &str) -> Result<Self, CliError> {
-        if let Some(turn) = numbered(e, s, text)? {
+    fn resolve(at: Lookup<'_>, s: &SessionId, text: &str) -> Result<Self, CliError> {
+        if let Some(turn) = numbered(at.engine, s, text)? {
             return Ok(turn.prompt_id);
         }
-        parsed(&one(&MESSAGE, text, lookup(e, &MESSAGE, Some(s), text)?)?)
+        parsed(&one(&MESSAGE, text, lookup(at, &MESSAGE, Some(s), text)?)?)
     }
 }
 
@@ -267,11 +287,11 @@ impl Typed for TurnId {
     fn check(text: &str) -> Result<(), CliError> {
         check_position(text).unwrap_or_else(|| well_formed(&TURN, text))
     }
-    fn resolve(e: &NativeEngine, s: &SessionId, text: &str) -> Result<Self, CliError> {
-        if let Some(turn) = numbered(e, s, text)? {
+    fn resolve(at: Lookup<'_>, s: &SessionId, text: &str) -> Result<Self, CliError> {
+        if let Some(turn) = numbered(at.engine, s, text)? {
             return Ok(turn.id);
         }
-        parsed(&one(&TURN, text, lookup(e, &TURN, Some(s), text)?)?)
+        parsed(&one(&TURN, text, lookup(at, &TURN, Some(s), text)?)?)
     }
 }
 
@@ -285,21 +305,21 @@ impl Typed for TurnOrMessage {
         check_position(text)
             .unwrap_or_else(|| well_formed(&TURN, text).or_else(|_| well_formed(&MESSAGE, text)))
     }
-    fn resolve(e: &NativeEngine, s: &SessionId, text: &str) -> Result<Self, CliError> {
-        if let Some(turn) = numbered(e, s, text)? {
+    fn resolve(at: Lookup<'_>, s: &SessionId, text: &str) -> Result<Self, CliError> {
+        if let Some(turn) = numbered(at.engine, s, text)? {
             return Ok(Self(turn.id.to_string()));
         }
         let t = text.trim();
         if t.starts_with(TurnId::PREFIX) {
-            return one(&TURN, text, lookup(e, &TURN, Some(s), text)?).map(Self);
+            return one(&TURN, text, lookup(at, &TURN, Some(s), text)?).map(Self);
         }
         if t.starts_with(MessageId::PREFIX) {
-            return one(&MESSAGE, text, lookup(e, &MESSAGE, Some(s), text)?).map(Self);
+            return one(&MESSAGE, text, lookup(at, &MESSAGE, Some(s), text)?).map(Self);
         }
         let mut all = Vec::new();
         for found in [
-            lookup(e, &TURN, Some(s), text)?,
-            lookup(e, &MESSAGE, Some(s), text)?,
+            lookup(at, &TURN, Some(s), text)?,
+            lookup(at, &MESSAGE, Some(s), text)?,
         ] {
             match found {
                 Found::One(id) => all.push(id),
