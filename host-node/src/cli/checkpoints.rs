@@ -1,6 +1,6 @@
 //! `rewind checkpoints [SESSION]`.
 
-use super::style::Role;
+use super::style::{Role, visible};
 use super::{Access, CliError, Context, Report, SessionArg};
 use std::fmt::Write as _;
 
@@ -30,7 +30,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
         let input = c
             .tool_input
             .as_deref()
-            .map_or_else(String::new, |i| format!("  $ {i}"));
+            .map_or_else(String::new, |i| format!("  $ {}", visible(i)));
         // `#N` for a turn on the active branch; a rewound one by its id.
         let turn = match numbers.get(&c.turn_id) {
             Some(n) => style.paint(Role::Meta, format!("#{n}")),
@@ -40,17 +40,17 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
             text,
             "{}  turn {turn}  {}{external}{input}",
             style.id(c.checkpoint_id.as_str()),
-            c.tool_name
+            visible(&c.tool_name)
         );
         for f in &c.files {
             // `missing` is an absent file; a failed capture's unknown side says so, with why.
             let unknown = match &f.capture_failed {
-                Some(why) => format!("unknown (capture failed: {why})"),
+                Some(why) => format!("unknown (capture failed: {})", visible(why)),
                 None => "unknown".to_owned(),
             };
             let short = |h: &Option<String>| match h.as_deref() {
                 Some(h) if h.len() == 64 => h[..12].to_owned(),
-                Some(h) => h.to_owned(),
+                Some(h) => visible(h).into_owned(),
                 None => unknown.clone(),
             };
             let undone = if f.undone {
@@ -61,7 +61,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
             let _ = writeln!(
                 text,
                 "    {}  {} -> {}{undone}",
-                f.path,
+                visible(f.path.as_str()),
                 short(&f.before),
                 short(&f.after)
             );

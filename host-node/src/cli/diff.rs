@@ -3,7 +3,7 @@
 //! change next to the agent's; binary and large files are named, not dumped. Reads only.
 
 use super::preview::TargetArgs;
-use super::style::{Role, Style, count};
+use super::style::{Role, Style, count, visible, visible_lines};
 use super::{Access, CliError, Context, Report};
 use rewind_core::files::{DiffAction, DiffHunk, FileDiff, LineKind, RewindDiff, UnsafeReason};
 use std::fmt::Write as _;
@@ -68,7 +68,7 @@ fn conflict(t: &mut String, style: &Style, f: &FileDiff) {
         t,
         style,
         Role::Warn,
-        &format!("CONFLICT {}: {why}{how}", f.path),
+        &format!("CONFLICT {}: {why}{how}", visible(&f.path)),
     );
     if let Some(m) = &f.message {
         line(t, style, Role::Dim, m);
@@ -115,7 +115,7 @@ fn file(t: &mut String, style: &Style, f: &FileDiff, h: &[DiffHunk]) {
             t,
             style,
             Role::Heading,
-            &format!("Binary file {} differs", f.path),
+            &format!("Binary file {} differs", visible(&f.path)),
         );
         return;
     }
@@ -124,11 +124,11 @@ fn file(t: &mut String, style: &Style, f: &FileDiff, h: &[DiffHunk]) {
             t,
             style,
             Role::Heading,
-            &format!("{}: large file, not shown", f.path),
+            &format!("{}: large file, not shown", visible(&f.path)),
         );
         return;
     }
-    let p = &f.path;
+    let p = visible(&f.path);
     line(t, style, Role::Heading, &format!("diff --git a/{p} b/{p}"));
     if let (Some(old), Some(new)) = (f.old_mode, f.new_mode) {
         // Git's spelling: a regular file's type bits, then the permission bits.
@@ -184,7 +184,7 @@ fn hunks(t: &mut String, style: &Style, hunks: &[DiffHunk]) {
             match role {
                 Some(r) => line(t, style, r, &text),
                 None => {
-                    let _ = writeln!(t, "{text}");
+                    let _ = writeln!(t, "{}", visible_lines(&text));
                 }
             }
             if l.no_newline {
@@ -194,8 +194,10 @@ fn hunks(t: &mut String, style: &Style, hunks: &[DiffHunk]) {
     }
 }
 
+/// One line: a header (stored paths in it already made visible) or a file's line, whose tabs
+/// stay and whose other control characters are shown.
 fn line(t: &mut String, style: &Style, role: Role, text: &str) {
-    let _ = writeln!(t, "{}", style.paint(role, text));
+    let _ = writeln!(t, "{}", style.paint(role, visible_lines(text)));
 }
 
 /// The widest `+++---` bar, as git's default for a narrow terminal.
@@ -206,7 +208,12 @@ pub(super) fn stat(style: &Style, d: &RewindDiff) -> String {
     if d.files.is_empty() {
         return "nothing to restore".to_owned();
     }
-    let width = d.files.iter().map(|f| f.path.len()).max().unwrap_or(0);
+    let width = d
+        .files
+        .iter()
+        .map(|f| visible(&f.path).chars().count())
+        .max()
+        .unwrap_or(0);
     let mut t = String::new();
     for f in &d.files {
         let (a, r) = (f.lines.additions, f.lines.deletions);
@@ -238,7 +245,12 @@ pub(super) fn stat(style: &Style, d: &RewindDiff) -> String {
         } else {
             format!(" {}", style.paint(Role::Warn, "(conflict)"))
         };
-        let _ = writeln!(t, " {:<width$} | {}{mark}", f.path, body.trim_end());
+        let _ = writeln!(
+            t,
+            " {:<width$} | {}{mark}",
+            visible(&f.path),
+            body.trim_end()
+        );
     }
     let _ = write!(
         t,

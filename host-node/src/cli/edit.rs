@@ -331,9 +331,12 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
         let _ = write!(
             text,
             "\n  {}  +{} -{}",
-            f.path, f.stats.additions, f.stats.deletions
+            super::style::visible(f.path.as_str()),
+            f.stats.additions,
+            f.stats.deletions
         );
         if let Some(why) = &f.capture_failed {
+            let why = super::style::visible(why);
             let _ = write!(text, "  (not restorable: {why})");
         }
     }

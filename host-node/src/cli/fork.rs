@@ -57,7 +57,7 @@ pub(super) fn describe(out: &Outcome, what: &str) -> String {
             t,
             "\n  {:<8} {}",
             format!("{:?}", f.action).to_lowercase(),
-            f.path
+            super::style::visible(f.path.as_str())
         );
     }
     t

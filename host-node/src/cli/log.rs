@@ -2,7 +2,7 @@
 //! argument takes it), when each message came and who wrote it, with each turn's checkpoints.
 //! `--all` also shows what earlier rewinds took off the active branch.
 
-use super::style::{Role, count};
+use super::style::{Role, count, visible};
 use super::{Access, CliError, Context, Report, SessionArg};
 use rewind_core::branch::MessageView;
 use rewind_core::files::undone_changes;
@@ -35,14 +35,15 @@ struct Entry {
     checkpoints: Vec<CheckpointSummary>,
 }
 
-/// The first line of `text`, at most `width` characters.
+/// The first line of `text`, at most `width` characters, its control characters made visible
+/// (it is stored text, shown on one line).
 pub(super) fn first_line(text: &str, width: usize) -> String {
-    let line = text.lines().next().unwrap_or_default();
+    let line = visible(text.lines().next().unwrap_or_default());
     if line.chars().count() > width {
         let cut: String = line.chars().take(width.saturating_sub(1)).collect();
         format!("{cut}…")
     } else {
-        line.to_owned()
+        line.into_owned()
     }
 }
 
@@ -104,8 +105,8 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
                     body,
                     "{mark}         {} {} {}{state}",
                     style.id(c.checkpoint_id.as_str()),
-                    c.tool_name,
-                    f.path
+                    visible(&c.tool_name),
+                    visible(f.path.as_str())
                 );
             }
         }
@@ -122,9 +123,9 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
             "{} {} {} (seq {}) could not be read: {}",
             style.paint(Role::Bad, "!"),
             d.kind,
-            d.id,
+            visible(&d.id),
             d.seq,
-            d.reason
+            visible(&d.reason)
         );
     }
     if a.all {
@@ -133,7 +134,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let mut text = format!(
         "session {} {}, generation {}, {}\n",
         style.id(log.session.id.as_str()),
-        style.paint(Role::Heading, format!("({})", log.session.title)),
+        style.text(Role::Heading, format!("({})", log.session.title)),
         log.session.generation,
         count(turns, "turn"),
     );

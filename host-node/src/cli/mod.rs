@@ -37,6 +37,7 @@ mod trust;
 mod turn_end;
 mod undo;
 mod verdict;
+mod visible;
 
 pub use error::CliError;
 
@@ -478,7 +479,7 @@ pub fn main() -> i32 {
             output::stderr(report.text.trim_end());
             (Ok(()), report.exit_code())
         }
-        Ok(report) => (output::stdout(report.text.trim_end()), report.exit_code()),
+        Ok(report) => (output::human(report.text.trim_end()), report.exit_code()),
         Err(e) if json => (output::stdout(&output::pretty(&e.to_json())), e.exit_code()),
         Err(e) => {
             output::stderr(&format!("error: {e}"));

@@ -102,7 +102,7 @@ pub(super) fn run_failed_capture(ctx: &Context, a: FailedCaptureArgs) -> Result<
         out.checkpoint_id,
         out.files
             .iter()
-            .map(|f| f.path.as_str())
+            .map(|f| super::style::visible(f.path.as_str()))
             .collect::<Vec<_>>()
             .join(", ")
     );

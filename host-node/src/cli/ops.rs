@@ -2,7 +2,7 @@
 //! what it did, which turns it reached back to, and what undid it.
 
 use super::refs::branch_turns;
-use super::style::{Role, Style, count};
+use super::style::{Role, Style, count, visible};
 use super::{Access, CliError, Context, Report, SessionArg};
 use rewind_core::files::in_effect;
 use rewind_core::id::MessageId;
@@ -62,7 +62,7 @@ fn what(style: &Style, numbers: &HashMap<MessageId, usize>, o: &Operation) -> St
     }
     if let Some(n) = &o.note.as_deref().filter(|n| !n.is_empty()) {
         let sep = if t.is_empty() { "" } else { "; " };
-        let _ = write!(t, "{sep}{n}");
+        let _ = write!(t, "{sep}{}", visible(n));
     }
     t
 }
@@ -95,7 +95,12 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
         );
     }
     for d in &ops.diagnostics {
-        let _ = writeln!(text, "! {} could not be read: {}", d.id, d.reason);
+        let _ = writeln!(
+            text,
+            "! {} could not be read: {}",
+            visible(&d.id),
+            visible(&d.reason)
+        );
     }
     if ops.items.is_empty() {
         text.push_str("no operations yet");

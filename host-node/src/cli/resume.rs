@@ -1,6 +1,6 @@
 //! `rewind resume [SESSION]`: the derived state, with diagnostics for rows that do not decode.
 
-use super::style::count;
+use super::style::{count, visible};
 use super::{Access, CliError, Context, Report, SessionArg};
 use std::fmt::Write as _;
 
@@ -17,7 +17,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let mut text = format!(
         "session {} ({}): {} on the active branch, {} sent to the model, turn {}, generation {}\n",
         state.session.id,
-        state.session.title,
+        visible(&state.session.title),
         count(state.messages.len(), "message"),
         state.model_history.len(),
         state.turn_number,
@@ -36,7 +36,10 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
         let _ = writeln!(
             text,
             "diagnostic: {} {} (seq {}) could not be read: {}",
-            d.kind, d.id, d.seq, d.reason
+            d.kind,
+            visible(&d.id),
+            d.seq,
+            visible(&d.reason)
         );
     }
     Ok(Report::new(&state, text))

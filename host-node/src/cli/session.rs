@@ -1,6 +1,7 @@
 //! `rewind session new|list|use`. The session `new` starts, or `use` names, becomes the workspace's
 //! current session: the one every other command acts on when it is given none.
 
+use super::style::visible;
 use super::{Access, CliError, Context, Report};
 use crate::current;
 use rewind_core::id::SessionId;
@@ -54,12 +55,12 @@ fn tree(
             out,
             "{}{} {mark} {:<11} {}",
             "  ".repeat(depth),
-            s.id,
+            visible(s.id.as_str()),
             s.kind.as_str(),
-            s.title
+            visible(&s.title)
         );
         if let Some(a) = &s.agent {
-            let _ = write!(out, "  [{} {}]", a.agent, a.session_id);
+            let _ = write!(out, "  [{} {}]", visible(&a.agent), visible(&a.session_id));
         }
         out.push('\n');
         tree(all, Some(&s.id), current, depth + 1, out);
@@ -76,7 +77,7 @@ pub(super) fn run(ctx: &Context, args: Args) -> Result<Report, CliError> {
                 agent: None,
             })?;
             mark(ctx, &s.id, &format!("session {} was created", s.id))?;
-            let text = format!("{}  {}", s.id, s.title);
+            let text = format!("{}  {}", s.id, visible(&s.title));
             Ok(Report::new(&s, text))
         }
         Args::Use { session } => {
@@ -84,7 +85,7 @@ pub(super) fn run(ctx: &Context, args: Args) -> Result<Report, CliError> {
             let id = super::refs::session(ctx.lookup(&engine), &session)?;
             let s = rewind_core::load::session(engine.store(), &id)?;
             mark(ctx, &s.id, &format!("session {} exists", s.id))?;
-            let text = format!("current session: {}  {}", s.id, s.title);
+            let text = format!("current session: {}  {}", s.id, visible(&s.title));
             Ok(Report::new(&s, text))
         }
         Args::List => {

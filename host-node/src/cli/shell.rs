@@ -9,6 +9,7 @@
 
 use super::refs::Ref;
 use super::{Access, CliError, Context, Report, SessionArg, output};
+use crate::disk::{FileId, file_id, gone_since};
 use crate::native::NativeEngine;
 use rewind_core::id::SessionId;
 use rewind_core::id::TurnId;
@@ -159,9 +160,27 @@ fn summary(t: &Timed) -> String {
     )
 }
 
+/// The identity of the store's database as this command opened it (SQLite only: a PostgreSQL
+/// store has no file to lose).
+fn opened_store(ctx: &Context) -> Option<FileId> {
+    ctx.store.is_none().then(|| file_id(&ctx.db)).flatten()
+}
+
+/// A commit that went to a database no longer at the store's place (removed, moved, replaced
+/// while the command ran) was not kept: what was lost and why (`None`: it was kept).
+fn not_kept(ctx: &Context, opened: Option<FileId>, t: &Timed) -> Option<String> {
+    let why = gone_since(&ctx.db, opened)?;
+    let lost = match &t.outcome.checkpoint_id {
+        Some(id) => format!("checkpoint {id} was not kept"),
+        None => "the snapshot was not kept".to_owned(),
+    };
+    Some(format!("{lost}: {why} while it ran"))
+}
+
 pub(super) fn run_snapshot(ctx: &Context, a: SnapshotArgs) -> Result<Report, CliError> {
     let turn = Ref::<TurnId>::new(&a.turn)?;
     let mut engine = ctx.engine(Access::Record)?;
+    let opened = opened_store(ctx);
     let session = ctx.session(&engine, &a.session)?;
     let opts = shell::Options {
         turn_id: turn.resolve(ctx.lookup(&engine), &session)?,
@@ -171,6 +190,9 @@ pub(super) fn run_snapshot(ctx: &Context, a: SnapshotArgs) -> Result<Report, Cli
         tool_message_id: None,
     };
     let timed = take(&mut engine, &session, opts)?;
+    if let Some(lost) = not_kept(ctx, opened, &timed) {
+        return Err(CliError::host(lost));
+    }
     let text = summary(&timed);
     Ok(Report::new(&timed, text))
 }
@@ -198,6 +220,7 @@ fn command_line(argv: &[String]) -> String {
 pub(super) fn run_exec(ctx: &Context, a: ExecArgs) -> Result<Report, CliError> {
     let turn = Ref::<TurnId>::new(&a.turn)?;
     let mut engine = ctx.engine(Access::Record)?;
+    let opened = opened_store(ctx);
     let session = ctx.session(&engine, &a.session)?;
     let turn = turn.resolve(ctx.lookup(&engine), &session)?;
     let line = command_line(&a.command);
@@ -223,11 +246,19 @@ pub(super) fn run_exec(ctx: &Context, a: ExecArgs) -> Result<Report, CliError> {
         })?;
     let command_ms = ms(started.elapsed());
     let exit = exit_code(status);
-    let after = take(&mut engine, &session, opts(Some(line))).map_err(|e| {
-        e.context(&format!(
-            "the command ran (exit {exit}), but its changes were not recorded"
-        ))
-    })?;
+    // Not kept: the command's own failure is its exit code; else the store's failure is.
+    let failed = |e: CliError, what: &str| {
+        let code = if exit == 0 { e.exit_code() } else { exit };
+        e.context(&format!("the command ran (exit {exit}), but {what}"))
+            .with_exit(code)
+    };
+    let after = take(&mut engine, &session, opts(Some(line)))
+        .map_err(|e| failed(e, "its changes were not recorded"))?;
+    if let Some(lost) = not_kept(ctx, opened, &after) {
+        let code = if exit == 0 { 3 } else { exit };
+        let message = format!("the command ran (exit {exit}), but {lost}");
+        return Err(CliError::host(message).with_exit(code));
+    }
     let mut text = summary(&after);
     if before.outcome.checkpoint_id.is_some() {
         text = format!("before the command: {}\n{text}", summary(&before));

@@ -2,6 +2,7 @@
 //! `NO_COLOR`, `CLICOLOR_FORCE`), short ids, plurals and times. Every command formats its text
 //! through one [`Style`], so `--color never` and a pipe give the same bytes with no escapes.
 
+pub(crate) use super::visible::{visible, visible_lines};
 use anstyle::{AnsiColor, Effects};
 use rewind_core::model::Millis;
 use std::io::IsTerminal as _;
@@ -123,15 +124,22 @@ impl Style {
         format!("{style}{text}{style:#}")
     }
 
-    /// An id as people read it: its type prefix and the first [`SHORT_ID`] characters, the part
-    /// to type in colour. Anything not shaped like `xyz_…` is shown whole.
-    pub(crate) fn id(&self, id: impl AsRef<str>) -> String {
-        self.paint(Role::Id, short_id(id.as_ref()))
+    /// Stored text (a prompt's line, a path, a title) in the colour of `role`, its control
+    /// characters made visible first (see `visible`), so it cannot break the colours around it.
+    pub(crate) fn text(&self, role: Role, stored: impl AsRef<str>) -> String {
+        self.paint(role, visible(stored.as_ref()))
     }
 
-    /// A command to run, e.g. `rewind undo`.
+    /// An id as people read it: its type prefix and the first [`SHORT_ID`] characters, the part
+    /// to type in colour. Anything not shaped like `xyz_…` is shown whole (ids a host chose are
+    /// stored text: shown visible).
+    pub(crate) fn id(&self, id: impl AsRef<str>) -> String {
+        self.text(Role::Id, short_id(id.as_ref()))
+    }
+
+    /// A command to run, e.g. `rewind undo` (its arguments may quote stored paths).
     pub(crate) fn hint(&self, command: impl AsRef<str>) -> String {
-        self.paint(Role::Hint, format!("`{}`", command.as_ref()))
+        self.paint(Role::Hint, format!("`{}`", visible(command.as_ref())))
     }
 
     /// When something happened: "3 minutes ago", or with `--absolute` a local date and time.

@@ -3,7 +3,7 @@
 //! Advice follows the policy that can help: no `--policy merge` where nothing can merge, and the
 //! files that cannot are named.
 
-use super::style::{Role, Style, count, short_id};
+use super::style::{Role, Style, count, short_id, visible};
 use rewind_core::files::{ApplyOutcome, Preview, RestoredFile, TargetOptions, UnsafeFile};
 use rewind_core::id::SessionId;
 use std::fmt::Write as _;
@@ -23,7 +23,11 @@ pub(super) fn word<T: serde::Serialize>(v: &T) -> String {
 }
 
 fn names(files: &[&UnsafeFile]) -> String {
-    let shown: Vec<&str> = files.iter().take(3).map(|f| f.path.as_str()).collect();
+    let shown: Vec<String> = files
+        .iter()
+        .take(3)
+        .map(|f| visible(f.path.as_str()).into_owned())
+        .collect();
     match files.len() {
         n if n > 3 => format!("{} and {} more", shown.join(", "), n - 3),
         _ => shown.join(", "),
@@ -44,8 +48,8 @@ pub(super) fn preview(style: &Style, p: &Preview, retry: Retry<'_>) -> String {
             t,
             "  {} {}  {}",
             style.paint(Role::Added, format!("{action:<8}")),
-            f.path,
-            style.paint(
+            visible(f.path.as_str()),
+            style.text(
                 Role::Dim,
                 format!(
                     "({} by {}{large})",
@@ -70,16 +74,17 @@ pub(super) fn preview(style: &Style, p: &Preview, retry: Retry<'_>) -> String {
             t,
             "  {} {}  {}: {}{merge}{large}",
             style.paint(Role::Warn, "CONFLICT"),
-            f.path,
+            visible(f.path.as_str()),
             word(&f.reason),
-            f.message
+            visible(&f.message)
         );
     }
     for path in &p.reverted_paths {
         let _ = writeln!(
             t,
-            "  {} {path}  {}",
+            "  {} {}  {}",
             style.paint(Role::Dim, "undone  "),
+            visible(path.as_str()),
             style.paint(Role::Dim, "(already restored by an earlier rewind)")
         );
     }
@@ -202,7 +207,7 @@ pub(super) fn restored(style: &Style, files: &[RestoredFile]) -> String {
             t,
             "  {} {}{}",
             style.paint(Role::Added, format!("{:<8}", word(&f.action))),
-            f.path,
+            visible(f.path.as_str()),
             style.paint(Role::Dim, how)
         );
     }
@@ -265,14 +270,20 @@ fn outcome_then(
             "nothing was written"
         };
         return format!(
-            "{}\n{}: {cause}",
+            "{}\n{}: {}",
             preview(style, &out.preview, retry),
             style.paint(Role::Bad, "not applied"),
+            visible(cause)
         );
     }
     let mut t = restored(style, &out.restored_files);
     for s in &out.skipped_files {
-        let _ = writeln!(t, "  {} {s}", style.paint(Role::Warn, "skipped "));
+        let _ = writeln!(
+            t,
+            "  {} {}",
+            style.paint(Role::Warn, "skipped "),
+            visible(s.as_str())
+        );
     }
     let undo = match &out.operation_id {
         Some(_) if redo => format!("; take it back with {}", style.hint("rewind redo")),

@@ -29,10 +29,14 @@
 //! exists when the operation starts.
 
 mod atomic;
+mod identity;
 mod mode;
+mod regular;
 mod scan;
 mod walk;
 
+pub use identity::{FileId, file_id, gone_since};
+pub use regular::{Bounded, kind_of, read_at_most, read_tail};
 pub use scan::IGNORE_FILE;
 
 use rewind_core::path::WorkPath;
@@ -125,6 +129,27 @@ impl DiskWorkspace {
             .map_err(|e| HostError::io(format!("cannot clean temp files beside {path}: {e}")))
     }
 
+    /// The file at `path` if it is a regular file of at most `cap` bytes (`None`: nothing is
+    /// there). Opened without blocking and checked on the open file, so a FIFO or device put
+    /// there after the walk is never read (see `regular`).
+    pub fn read_at_most(&self, path: &WorkPath, cap: u64) -> Result<Option<Bounded>, HostError> {
+        let (disk, meta) = match self.walk(path, None)? {
+            Lookup::Entry { entry, meta } => (entry, meta),
+            Lookup::Link { real, meta, .. } => (real, meta),
+            Lookup::Missing { .. } | Lookup::Dangling { .. } => return Ok(None),
+        };
+        // Checked before opening too: a FIFO or device already there is never opened.
+        if !meta.is_file() {
+            return Ok(Some(Bounded::NotRegular(kind_of(&meta))));
+        }
+        // The walk resolved every link: one appearing now at the last component is not followed.
+        match regular::read_at_most(&disk, cap, false) {
+            Ok(found) => Ok(Some(found)),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(io_error("cannot read", path, &disk, e)),
+        }
+    }
+
     /// The real path `path` leads to inside the root, with symlinks inside the root resolved.
     /// The file need not exist. A symlink leading outside the root, a dangling symlink, or the
     /// engine's store directory is an [`HostErrorKind::InvalidPath`] error.
@@ -139,17 +164,15 @@ impl DiskWorkspace {
 
 impl Workspace for DiskWorkspace {
     fn read(&mut self, path: &WorkPath) -> Result<Option<Vec<u8>>, HostError> {
-        let (disk, meta) = match self.walk(path, None)? {
-            Lookup::Entry { entry, meta } => (entry, meta),
-            Lookup::Link { real, meta, .. } => (real, meta),
-            Lookup::Missing { .. } | Lookup::Dangling { .. } => return Ok(None),
-        };
-        // Checked before opening: reading a FIFO or a device would block or never end.
-        check_regular(path, &disk, &meta, "read")?;
-        match fs::read(&disk) {
-            Ok(bytes) => Ok(Some(bytes)),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(io_error("cannot read", path, &disk, e)),
+        match self.read_at_most(path, u64::MAX)? {
+            None => Ok(None),
+            Some(Bounded::Bytes { bytes, .. }) => Ok(Some(bytes)),
+            Some(Bounded::TooLarge(size)) => Err(HostError::io(format!(
+                "cannot read {path}: {size} bytes do not fit in memory"
+            ))),
+            Some(Bounded::NotRegular(what)) => Err(HostError::io(format!(
+                "cannot read {path}: it is {what}, not a regular file"
+            ))),
         }
     }
 

@@ -6,6 +6,7 @@ use super::event::{Action, Agent, Payload, Phase, Tool};
 use super::pending::{self, Before};
 use crate::DiskWorkspace;
 use crate::config::Config;
+use crate::disk::{Bounded, file_id, gone_since};
 use crate::native::{Access, NativeEngine, OpenOptions, open_store_with};
 use rewind_core::id::{SessionId, TurnId};
 use rewind_core::model::{AgentSession, Message, TurnStatus};
@@ -26,6 +27,15 @@ pub(super) struct Place {
     /// The PostgreSQL store (`--store` / `REWIND_STORE`), when the records are not in `db`.
     pub(super) store: Option<String>,
     pub(super) cwd: PathBuf,
+    pub(super) limits: super::bounds::Limits,
+    /// What could not be read or kept, for `hook.log`, while the rest is recorded.
+    pub(super) notes: std::cell::RefCell<Vec<String>>,
+}
+
+impl Place {
+    fn note(&self, what: String) {
+        self.notes.borrow_mut().push(what);
+    }
 }
 
 type Result<T> = std::result::Result<T, String>;
@@ -133,20 +143,42 @@ fn key<'a>(
     (place.agent.as_str(), agent_session, call, path.as_str())
 }
 
+/// `path` as a bounded read found it: its bytes, or why they were not read (noted).
+fn read_file(
+    place: &Place,
+    ws: &DiskWorkspace,
+    path: &WorkPath,
+    max: u64,
+) -> Result<Option<Vec<u8>>> {
+    match ws.read_at_most(path, max) {
+        Ok(None) => Ok(None),
+        Ok(Some(Bounded::Bytes { bytes, .. })) => Ok(Some(bytes)),
+        Ok(Some(Bounded::TooLarge(size))) => {
+            place.note(format!(
+                "{path}: {size} bytes, over max-file-bytes ({max}): not read"
+            ));
+            Err("too_large".into())
+        }
+        Ok(Some(Bounded::NotRegular(what))) => {
+            place.note(format!("{path} is {what}, not a regular file: not read"));
+            Err(format!("not_regular: {what}"))
+        }
+        Err(e) => {
+            place.note(format!("{path}: {e}"));
+            Err(format!("read_failed: {e}"))
+        }
+    }
+}
+
 /// Before a file tool: keep each file's bytes and mode. Needs no store: fast.
 fn before_files(place: &Place, agent_session: &str, tool: &Tool, paths: &[WorkPath]) -> Result<()> {
     let max = Config::load(&place.db).map_err(say)?.max_file_bytes;
     let mut ws = DiskWorkspace::open(&place.root).map_err(say)?;
     for path in paths {
-        let before = match ws.read(path) {
+        let before = match read_file(place, &ws, path, max) {
             Ok(None) => Before::Absent,
-            Ok(Some(b)) if b.len() as u64 > max => Before::Unknown {
-                reason: "too_large".into(),
-            },
             Ok(Some(b)) => Before::present(&b, ws.mode(path).unwrap_or(None)),
-            Err(e) => Before::Unknown {
-                reason: format!("read_failed: {e}"),
-            },
+            Err(reason) => Before::Unknown { reason },
         };
         pending::keep(&place.db, key(place, agent_session, tool, path), &before)?;
     }
@@ -180,31 +212,33 @@ fn after_files(
     tool: &Tool,
     paths: &[WorkPath],
 ) -> Result<()> {
+    let max = Config::load(&place.db).map_err(say)?.max_file_bytes;
     let mut changes = Vec::new();
     let mut missed = false;
     for path in paths {
         let kept = pending::take(&place.db, key(place, agent_session, tool, path));
-        let (before, before_mode) = match kept {
-            Some(Ok(b)) => match b.bytes() {
-                Ok(v) => v,
-                Err(reason) => {
-                    let opts = FailedCaptureOptions {
-                        turn_id: turn.clone(),
-                        tool_name: tool.name.clone(),
-                        path: path.to_string(),
-                        reason,
-                    };
-                    e.record_failed_capture(s, opts).map_err(say)?;
-                    continue;
-                }
-            },
+        let before = match kept {
+            Some(Ok(b)) => b.bytes(),
             Some(Err(why)) => return Err(why),
             None => {
                 missed = true;
                 continue;
             }
         };
-        let after = e.workspace_mut().read(path).map_err(say)?;
+        let after = read_file(place, e.workspace().disk(), path, max);
+        let ((before, before_mode), after) = match (before, after) {
+            (Ok(b), Ok(a)) => (b, a),
+            (Err(reason), _) | (_, Err(reason)) => {
+                let opts = FailedCaptureOptions {
+                    turn_id: turn.clone(),
+                    tool_name: tool.name.clone(),
+                    path: path.to_string(),
+                    reason,
+                };
+                e.record_failed_capture(s, opts).map_err(say)?;
+                continue;
+            }
+        };
         let after_mode = match &after {
             Some(_) => e.workspace_mut().mode(path).unwrap_or(None),
             None => None,
@@ -241,27 +275,6 @@ fn after_files(
     Ok(())
 }
 
-/// The last reply, best effort, from the end of Claude Code's transcript (older versions do
-/// not send it with the event; the format is internal, so anything unexpected is no reply).
-fn transcript_reply(p: &Payload) -> Option<String> {
-    let bytes = std::fs::read(p.transcript_path.as_ref()?).ok()?;
-    let tail = &bytes[bytes.len().saturating_sub(1 << 20)..];
-    String::from_utf8_lossy(tail)
-        .lines()
-        .rev()
-        .find_map(|line| {
-            let v: serde_json::Value = serde_json::from_str(line).ok()?;
-            (v.get("type")?.as_str()? == "assistant").then_some(())?;
-            let parts = v.get("message")?.get("content")?.as_array()?;
-            let texts: Vec<&str> = parts
-                .iter()
-                .filter(|c| c.get("type").and_then(|t| t.as_str()) == Some("text"))
-                .filter_map(|c| c.get("text")?.as_str())
-                .collect();
-            (!texts.is_empty()).then(|| texts.join("\n"))
-        })
-}
-
 /// Do what the event asks. `Ok(Some(session))`: the session written to.
 pub(super) fn act(
     place: &Place,
@@ -273,6 +286,15 @@ pub(super) fn act(
         .session_id
         .clone()
         .ok_or("the payload has no session_id")?;
+    // Only a session's start or a prompt makes a store; a later event finding none was left
+    // behind by a removed or moved store (`rm -rf .rewind` in a shell tool), not a new one.
+    let starts = matches!(ev, Event::Start | Event::Prompt(_));
+    if place.store.is_none() && !starts && !place.db.exists() {
+        return Err(format!(
+            "there is no store at {} (removed or moved since the turn began): not recorded",
+            place.db.display()
+        ));
+    }
     if let Event::Tool(Phase::Before, tool) = &ev
         && let Action::Files(raw) = &tool.action
     {
@@ -281,7 +303,27 @@ pub(super) fn act(
         return Ok(None);
     }
     let mut e = open(place)?;
+    let opened = place.store.is_none().then(|| file_id(&place.db)).flatten();
     let s = session(&mut e, place, &agent_session)?;
+    record(&mut e, place, p, &agent_session, &s, ev)?;
+    if let Some(why) = gone_since(&place.db, opened) {
+        return Err(format!(
+            "{why} while the hook ran: what it recorded is not in the store"
+        ));
+    }
+    Ok(Some(s))
+}
+
+/// The event's records, in the store `e` is open on.
+fn record(
+    e: &mut NativeEngine,
+    place: &Place,
+    p: &Payload,
+    agent_session: &str,
+    s: &SessionId,
+    ev: super::event::Event,
+) -> Result<()> {
+    use super::event::Event;
     match ev {
         Event::Ignored(_) | Event::Start => {}
         Event::Prompt(prompt) => {
@@ -289,17 +331,17 @@ pub(super) fn act(
                 text: prompt,
                 payload: None,
             };
-            let turn = e.record_prompt(&s, opts).map_err(say)?.turn_id;
+            let turn = e.record_prompt(s, opts).map_err(say)?.turn_id;
             // What changed since the last turn is the person's: seen now, before the agent acts.
             let start = Tool {
                 name: "turn-start".into(),
                 call_id: None,
                 action: Action::Files(Vec::new()),
             };
-            snapshot(&mut e, &s, &turn, &start, None)?;
+            snapshot(e, s, &turn, &start, None)?;
         }
         Event::Tool(phase, tool) => {
-            let Some(turn) = running_turn(&e, &s)? else {
+            let Some(turn) = running_turn(e, s)? else {
                 return Err(format!(
                     "{} outside a running turn: not recorded",
                     tool.name
@@ -309,22 +351,29 @@ pub(super) fn act(
                 (Action::Files(raw), _) => {
                     let paths: Vec<WorkPath> =
                         raw.iter().filter_map(|r| work_path(place, r)).collect();
-                    after_files(&mut e, place, &agent_session, &s, &turn, &tool, &paths)?;
+                    after_files(e, place, agent_session, s, &turn, &tool, &paths)?;
                 }
                 (Action::Shell(_), Phase::Before) => {
-                    snapshot(&mut e, &s, &turn, &tool, None)?;
+                    snapshot(e, s, &turn, &tool, None)?;
                 }
                 (Action::Shell(command), Phase::After) => {
                     let command = Some(command.clone());
-                    snapshot(&mut e, &s, &turn, &tool, command)?;
+                    snapshot(e, s, &turn, &tool, command)?;
                 }
             }
         }
         Event::Stop(said) => {
-            let Some(turn) = running_turn(&e, &s)? else {
-                return Ok(Some(s)); // already ended (a Stop hook that ran twice)
+            let Some(turn) = running_turn(e, s)? else {
+                return Ok(()); // already ended (a Stop hook that ran twice)
             };
-            let reply = said.or_else(|| transcript_reply(p));
+            let reply = match said {
+                Some(text) => Some(text),
+                None => super::transcript::last_reply(p, place.limits.max_transcript)
+                    .unwrap_or_else(|why| {
+                        place.note(why);
+                        None
+                    }),
+            };
             if let Some(reply) = reply.filter(|t| !t.trim().is_empty()) {
                 let opts = ReplyOptions {
                     turn_id: turn.clone(),
@@ -332,15 +381,15 @@ pub(super) fn act(
                     error: false,
                     payload: None,
                 };
-                e.record_reply(&s, opts).map_err(say)?;
+                e.record_reply(s, opts).map_err(say)?;
             }
             let opts = CompleteTurnOptions {
                 turn_id: turn,
                 failed: false,
                 round_count: None,
             };
-            e.complete_turn(&s, opts).map_err(say)?;
+            e.complete_turn(s, opts).map_err(say)?;
         }
     }
-    Ok(Some(s))
+    Ok(())
 }

@@ -7,20 +7,19 @@
 //! A hook never breaks the agent: whatever happens it prints `{}` and exits 0, the way every
 //! one of these agents reads "continue, nothing to add" (other exit codes show the person an
 //! error or block the tool; stray stdout or stderr reaches the person or the model). What went
-//! wrong goes to `hook.log` beside the database.
+//! wrong goes to `hook.log` beside the database. Nor does a hook hold the agent up: its reads
+//! and its time are bounded (see `bounds`).
 
 mod act;
+mod bounds;
 mod event;
 mod log;
 mod pending;
+mod transcript;
 
 pub use event::Agent;
 
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
-
-/// Payloads past this are not hook events.
-const MAX_PAYLOAD: u64 = 64 << 20;
 
 /// `rewind hook` arguments.
 #[derive(Debug, clap::Args)]
@@ -44,14 +43,51 @@ fn workspace_of(start: &Path) -> PathBuf {
         .to_path_buf()
 }
 
-/// Handle one event; never fails. `workspace` / `db`: the global options, when given.
+/// Handle one event; never fails, and returns within the time limit (see `bounds`).
+/// `workspace` / `db`: the global options, when given.
 pub fn run(a: &Args, workspace: Option<&Path>, db: Option<&Path>, store: Option<&str>) {
-    let mut raw = Vec::new();
-    let read = std::io::stdin().take(MAX_PAYLOAD).read_to_end(&mut raw);
-    let payload: Result<event::Payload, String> = match read {
-        Ok(_) => serde_json::from_slice(&raw).map_err(|e| format!("the payload is not JSON: {e}")),
-        Err(e) => Err(format!("cannot read the payload: {e}")),
+    let limits = bounds::Limits::from_env();
+    let agent = a.agent.as_str();
+    let here = || {
+        let start = workspace.map_or_else(
+            || std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+            Path::to_path_buf,
+        );
+        crate::native::default_db_path(&workspace_of(&start))
     };
+    let watchdog = bounds::Watchdog::start(
+        limits.timeout,
+        agent,
+        db.map_or_else(here, Path::to_path_buf),
+    );
+    // A bug must not reach the agent either: no panic message on stderr, no exit 101.
+    std::panic::set_hook(Box::new(|_| {}));
+    let handled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        handle(a, workspace, db, store, limits, &watchdog);
+    }));
+    if let Err(panic) = handled {
+        let why = panic
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        watchdog.failed(&format!("the hook failed (a bug in rewind): {why}"));
+    }
+    watchdog.disarm();
+}
+
+fn handle(
+    a: &Args,
+    workspace: Option<&Path>,
+    db: Option<&Path>,
+    store: Option<&str>,
+    limits: bounds::Limits,
+    watchdog: &bounds::Watchdog,
+) {
+    let read = bounds::read_payload(std::io::stdin().lock(), limits.max_stdin);
+    let payload: Result<event::Payload, String> = read.and_then(|raw| {
+        serde_json::from_slice(&raw).map_err(|e| format!("the payload is not JSON: {e}"))
+    });
     let cwd = payload
         .as_ref()
         .ok()
@@ -81,14 +117,23 @@ pub fn run(a: &Args, workspace: Option<&Path>, db: Option<&Path>, store: Option<
     if matches!(ev, event::Event::Ignored(_)) {
         return;
     }
+    watchdog.place(&db, &name);
+    watchdog.doing("recording the event");
     let place = act::Place {
         agent: a.agent,
         root,
         db,
         store: store.map(str::to_owned),
         cwd,
+        limits,
+        notes: std::cell::RefCell::default(),
     };
-    match act::act(&place, &p, ev) {
+    let result = act::act(&place, &p, ev);
+    // What was not read (a FIFO, a file over the cap) is told even when the rest was recorded.
+    for note in place.notes.take() {
+        log::line(&place.db, agent, &name, &note);
+    }
+    match result {
         Ok(Some(session)) => {
             if let Err(e) = crate::current::mark(&place.db, &session) {
                 log::line(

@@ -128,7 +128,7 @@ pub(super) fn choose_prompt(
     let width = asker.width().max(40) - 3;
     let longest = rows
         .iter()
-        .map(|p| columns(p.first_line()))
+        .map(|p| columns(&p.first_line()))
         .max()
         .unwrap_or(0);
     let text_w = width
@@ -141,7 +141,7 @@ pub(super) fn choose_prompt(
         .map(|(p, (time, change))| {
             let num = style.paint(Role::Meta, format!("{:<num_w$}", format!("#{}", p.number)));
             let time_pad = " ".repeat(time_w - columns(time));
-            let text = fit(p.first_line(), text_w);
+            let text = fit(&p.first_line(), text_w);
             let text_pad = " ".repeat(text_w.saturating_sub(columns(&text)));
             fit(
                 &format!("{num}  {time}{time_pad}  {text}{text_pad}  {change}"),
@@ -174,7 +174,7 @@ pub(super) fn choose_scope(
     let prompt = format!(
         "Going back to before {} \"{}\"",
         style.paint(Role::Meta, format!("#{}", p.number)),
-        fit(p.first_line(), 50)
+        fit(&p.first_line(), 50)
     );
     Ok(asker
         .select(&prompt, &items, items.len(), true)?

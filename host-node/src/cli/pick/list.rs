@@ -40,9 +40,10 @@ pub(super) struct Prompt {
 }
 
 impl Prompt {
-    /// The first line of the prompt.
-    pub(super) fn first_line(&self) -> &str {
-        self.text.lines().next().unwrap_or_default().trim_end()
+    /// The first line of the prompt, its control characters made visible (the picker draws
+    /// it on the terminal itself, not through the output writer).
+    pub(super) fn first_line(&self) -> std::borrow::Cow<'_, str> {
+        super::super::style::visible(self.text.lines().next().unwrap_or_default().trim_end())
     }
 
     /// `2 files +12 -3`, `no file changes` or `changes undone`.
