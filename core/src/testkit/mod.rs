@@ -7,6 +7,7 @@
 //! scenario runs against them.
 
 mod contract;
+mod contract_in_doubt;
 mod contract_range;
 mod contract_snapshot;
 mod faults;
@@ -15,6 +16,7 @@ mod mem_workspace;
 
 pub use crate::mem::MemStore;
 pub use faults::{Fault, FaultOp, Faults};
+pub(crate) use faults::in_doubt;
 pub use faulty::Faulty;
 pub use mem_workspace::MemWorkspace;
 
