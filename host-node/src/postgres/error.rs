@@ -183,3 +183,23 @@ pub(super) fn write(w: &Write, e: postgres::Error) -> HostError {
         .map_or_else(|| e.to_string(), |d| d.message().to_owned());
     precondition(refusal::message(w, why, &detail)).with_source(e)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::redact;
+
+    #[test]
+    fn passwords_are_redacted_in_every_form() {
+        let cases = [
+            ("postgres://me:s3cret@host:5432/db", "postgres://me:***@host:5432/db"),
+            ("postgres://me@host/db", "postgres://me@host/db"),
+            ("postgres://me:p@ss@host/db", "postgres://me:***@host/db"),
+            ("postgres://me@host/db?password=s3cret&x=1", "postgres://me@host/db?password=***&x=1"),
+            ("host=/run user=me password=s3cret dbname=x", "host=/run user=me password=*** dbname=x"),
+            ("host=h PASSWORD='s3 cret' dbname=x", "host=h PASSWORD=*** dbname=x"),
+        ];
+        for (given, shown) in cases {
+            assert_eq!(redact(given), shown, "{given}");
+        }
+    }
+}

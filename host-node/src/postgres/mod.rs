@@ -117,11 +117,17 @@ fn describe(config: &Config) -> String {
         })
         .collect();
     let ports: Vec<String> = config.get_ports().iter().map(u16::to_string).collect();
+    let hosts = match hosts.join(",") {
+        h if h.is_empty() => "(no host)".to_owned(),
+        h => h,
+    };
+    let ports = match ports.join(",") {
+        p if p.is_empty() => String::new(),
+        p => format!(":{p}"),
+    };
     format!(
-        "postgres://{}@{}:{}/{}",
+        "postgres://{}@{hosts}{ports}/{}",
         config.get_user().unwrap_or_default(),
-        hosts.join(","),
-        ports.join(","),
         config.get_dbname().unwrap_or_default()
     )
 }
