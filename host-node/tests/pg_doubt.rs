@@ -136,7 +136,11 @@ fn cut_before_commit_rolls_back() {
     assert_eq!(case.pending(), 0);
     // Nothing is left half done: the same apply now works.
     let (code, doc) = case.apply();
-    assert_eq!((code, &doc["applied"]), (0, &serde_json::json!(true)), "{doc}");
+    assert_eq!(
+        (code, &doc["applied"]),
+        (0, &serde_json::json!(true)),
+        "{doc}"
+    );
     assert_eq!(case.file(), OLD);
 }
 
@@ -157,7 +161,11 @@ fn reply_lost_and_server_unreachable_is_in_doubt_until_recover() {
         message.contains("whether it committed is unknown") && message.contains("rewind recover"),
         "{message}"
     );
-    assert_eq!(case.file(), OLD, "left as written, not rolled back on a guess");
+    assert_eq!(
+        case.file(),
+        OLD,
+        "left as written, not rolled back on a guess"
+    );
     case.proxy.wait_up();
     // It had committed: the log has the rewind, the journal is gone, recover has nothing to do.
     let recovered = case.ok(&["recover"]);

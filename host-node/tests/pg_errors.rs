@@ -25,11 +25,7 @@ fn fails(url: &str) -> (i32, String, String) {
 }
 
 fn socket_url(c: &pg::Cluster, user_info: &str, db: &str) -> String {
-    let dir: String = c
-        .socket_dir()
-        .display()
-        .to_string()
-        .replace('/', "%2F");
+    let dir: String = c.socket_dir().display().to_string().replace('/', "%2F");
     format!("postgres://{user_info}@{dir}:5432/{db}")
 }
 
@@ -62,7 +58,10 @@ fn a_missing_or_wrong_password_says_so() {
     // The right one works.
     let b = Bench::new();
     let (code, doc) = b.json_with(&["session", "list"], |cmd| {
-        cmd.env("REWIND_STORE", socket_url(c, &format!("pwuser:{SECRET}"), &db));
+        cmd.env(
+            "REWIND_STORE",
+            socket_url(c, &format!("pwuser:{SECRET}"), &db),
+        );
     });
     assert_eq!(code, 0, "{doc}");
 }
@@ -91,8 +90,9 @@ fn a_server_that_is_down_says_refused_or_no_socket() {
     let (code, kind, message) = fails(&url);
     assert_eq!((code, kind.as_str()), (3, "host_error"), "{message}");
     assert!(
-        message.contains(&format!("cannot connect to PostgreSQL at postgres://me@127.0.0.1:{port}/x"))
-            && message.contains("connection refused"),
+        message.contains(&format!(
+            "cannot connect to PostgreSQL at postgres://me@127.0.0.1:{port}/x"
+        )) && message.contains("connection refused"),
         "{message}"
     );
     let dir = tempfile::tempdir().expect("dir");
@@ -137,6 +137,9 @@ fn a_server_that_never_answers_times_out() {
     let (code, kind, message) = fails(&url);
     assert_eq!((code, kind.as_str()), (3, "host_error"), "{message}");
     assert!(message.contains("timed out"), "{message}");
-    assert!(start.elapsed() < Duration::from_secs(10), "bounded by connect_timeout");
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "bounded by connect_timeout"
+    );
     drop(listener);
 }

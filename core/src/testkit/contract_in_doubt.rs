@@ -57,7 +57,9 @@ macro_rules! in_doubt_contract {
                 let turn = e.record_prompt(&s, prompt).expect("prompt");
                 let mut changes = Vec::new();
                 for p in FILES {
-                    e.workspace_mut().write(&path(p), &new(p)).expect("tool edit");
+                    e.workspace_mut()
+                        .write(&path(p), &new(p))
+                        .expect("tool edit");
                     changes.push(EditChange {
                         path: p.into(),
                         before: Some(old(p)),
@@ -110,7 +112,11 @@ macro_rules! in_doubt_contract {
                 let ops = e.operations(s).expect("operations").items;
                 ops.iter().map(|o| o.kind).collect()
             }
-            fn arm<S: StoreWrite, W: Workspace>(e: &mut Engine<Faulty<S>, W>, op: FaultOp, nth: u64) {
+            fn arm<S: StoreWrite, W: Workspace>(
+                e: &mut Engine<Faulty<S>, W>,
+                op: FaultOp,
+                nth: u64,
+            ) {
                 e.store_mut().arm(Fault {
                     op,
                     nth,
@@ -176,7 +182,10 @@ macro_rules! in_doubt_contract {
                     // Whichever way it went, recover leaves the files and logs no rewind.
                     e.recover(None).expect("recover");
                     assert_eq!(contents(&mut e), all(new), "{op:?}");
-                    assert!(!kinds(&e, &s).contains(&OperationKind::FileRewind), "{op:?}");
+                    assert!(
+                        !kinds(&e, &s).contains(&OperationKind::FileRewind),
+                        "{op:?}"
+                    );
                     assert!(e.resume(&s).expect("resume").pending_journals.is_empty());
                 }
             }

@@ -79,7 +79,11 @@ impl Faults {
 /// The error of an injected in-doubt commit (`committed` says what really happened, for the
 /// message only: the caller must not act on it).
 pub(crate) fn in_doubt(committed: bool) -> crate::HostError {
-    let truth = if committed { "it did commit" } else { "it did not commit" };
+    let truth = if committed {
+        "it did commit"
+    } else {
+        "it did not commit"
+    };
     crate::HostError::in_doubt(format!(
         "injected fault: the connection was lost at commit and the outcome is unknown ({truth})"
     ))

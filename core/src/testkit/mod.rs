@@ -15,8 +15,8 @@ mod faulty;
 mod mem_workspace;
 
 pub use crate::mem::MemStore;
-pub use faults::{Fault, FaultOp, Faults};
 pub(crate) use faults::in_doubt;
+pub use faults::{Fault, FaultOp, Faults};
 pub use faulty::Faulty;
 pub use mem_workspace::MemWorkspace;
 

@@ -175,7 +175,10 @@ fn the_journal_commit_failing_writes_nothing() {
 
 #[test]
 fn the_memory_store_injects_both_sides_of_an_in_doubt_commit() {
-    for (op, committed) in [(FaultOp::CommitLostReply, true), (FaultOp::CommitInDoubt, false)] {
+    for (op, committed) in [
+        (FaultOp::CommitLostReply, true),
+        (FaultOp::CommitInDoubt, false),
+    ] {
         let (mut e, s, p) = setup();
         e.store_mut().arm(Fault {
             op,
@@ -194,7 +197,11 @@ fn the_memory_store_injects_both_sides_of_an_in_doubt_commit() {
             );
         }
         let logged = e.operations(&s).expect("ops").items.len();
-        assert_eq!(logged == 1, committed, "{op:?}: the store kept what happened");
+        assert_eq!(
+            logged == 1,
+            committed,
+            "{op:?}: the store kept what happened"
+        );
         let pending = e.resume(&s).expect("resume").pending_journals.len();
         assert_eq!(pending == 0, committed, "{op:?}");
     }

@@ -106,7 +106,10 @@ fn ask(client: &mut Client, version: i64, id: &str, left: Duration) -> Result<Fo
         .map_err(fail)?;
     // Granted only once the lost transaction has ended (see the module's comment).
     let current: i64 = tx
-        .query_one("SELECT value FROM meta WHERE key = 'version' FOR SHARE", &[])
+        .query_one(
+            "SELECT value FROM meta WHERE key = 'version' FOR SHARE",
+            &[],
+        )
         .and_then(|r| r.try_get(0))
         .map_err(fail)?;
     let filed: Option<String> = tx

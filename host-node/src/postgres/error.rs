@@ -77,7 +77,9 @@ fn unanswered(e: &postgres::Error) -> (HostErrorKind, String) {
     let text = inner.to_string();
     if let Some(io) = inner.downcast_ref::<std::io::Error>() {
         let hint = match io.kind() {
-            std::io::ErrorKind::ConnectionRefused => " (is the server running, and listening there?)",
+            std::io::ErrorKind::ConnectionRefused => {
+                " (is the server running, and listening there?)"
+            }
             std::io::ErrorKind::NotFound => {
                 " (no server socket there: is the server running, and is that its socket directory?)"
             }
@@ -131,7 +133,9 @@ pub fn redact(url: &str) -> String {
     while let Some(i) = out[from..].to_ascii_lowercase().find("password=") {
         let value = from + i + "password=".len();
         let end = match out[value..].chars().next() {
-            Some('\'') => out[value + 1..].find('\'').map_or(out.len(), |j| value + j + 2),
+            Some('\'') => out[value + 1..]
+                .find('\'')
+                .map_or(out.len(), |j| value + j + 2),
             _ => out[value..]
                 .find(|c: char| c.is_whitespace() || c == '&')
                 .map_or(out.len(), |j| value + j),
@@ -191,12 +195,24 @@ mod tests {
     #[test]
     fn passwords_are_redacted_in_every_form() {
         let cases = [
-            ("postgres://me:s3cret@host:5432/db", "postgres://me:***@host:5432/db"),
+            (
+                "postgres://me:s3cret@host:5432/db",
+                "postgres://me:***@host:5432/db",
+            ),
             ("postgres://me@host/db", "postgres://me@host/db"),
             ("postgres://me:p@ss@host/db", "postgres://me:***@host/db"),
-            ("postgres://me@host/db?password=s3cret&x=1", "postgres://me@host/db?password=***&x=1"),
-            ("host=/run user=me password=s3cret dbname=x", "host=/run user=me password=*** dbname=x"),
-            ("host=h PASSWORD='s3 cret' dbname=x", "host=h PASSWORD=*** dbname=x"),
+            (
+                "postgres://me@host/db?password=s3cret&x=1",
+                "postgres://me@host/db?password=***&x=1",
+            ),
+            (
+                "host=/run user=me password=s3cret dbname=x",
+                "host=/run user=me password=*** dbname=x",
+            ),
+            (
+                "host=h PASSWORD='s3 cret' dbname=x",
+                "host=h PASSWORD=*** dbname=x",
+            ),
         ];
         for (given, shown) in cases {
             assert_eq!(redact(given), shown, "{given}");

@@ -17,8 +17,13 @@ use std::net::{Shutdown, TcpListener, TcpStream};
 use std::os::unix::net::UnixStream;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
+
+/// A poisoned lock still holds a plain value: a panicking test thread does not change it.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
 
 /// What to do at the final COMMIT.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,7 +67,7 @@ impl Proxy {
         let s = Arc::clone(&state);
         std::thread::spawn(move || {
             for client in listener.incoming().flatten() {
-                let down = s.down_until.lock().unwrap().is_some_and(|t| Instant::now() < t);
+                let down = lock(&s.down_until).is_some_and(|t| Instant::now() < t);
                 if down {
                     drop(client);
                     continue;
@@ -84,9 +89,9 @@ impl Proxy {
 
     /// Break the next final COMMIT (once); afterwards refuse connections for `down`.
     pub(crate) fn arm(&self, fault: Fault, down: Duration) {
-        *self.state.down_after_fault.lock().unwrap() = down;
+        *lock(&self.state.down_after_fault) = down;
         self.state.fired.store(false, Ordering::SeqCst);
-        *self.state.fault.lock().unwrap() = fault;
+        *lock(&self.state.fault) = fault;
     }
 
     /// Whether the armed fault happened.
@@ -96,7 +101,7 @@ impl Proxy {
 
     /// Wait until the proxy accepts connections again.
     pub(crate) fn wait_up(&self) {
-        let until = *self.state.down_until.lock().unwrap();
+        let until = *lock(&self.state.down_until);
         if let Some(t) = until {
             std::thread::sleep(t.saturating_duration_since(Instant::now()));
         }
@@ -178,14 +183,14 @@ fn frontend(state: &Arc<State>, pair: &Pair) {
             b'Q' => {
                 let query = strings(&bytes, 5)[0].trim().to_ascii_uppercase();
                 let ends = query.starts_with("COMMIT") || query.starts_with("ROLLBACK");
-                let fault = *state.fault.lock().unwrap();
+                let fault = *lock(&state.fault);
                 if query.starts_with("COMMIT")
                     && clears_journal
                     && fault != Fault::None
                     && !state.fired.swap(true, Ordering::SeqCst)
                 {
-                    let down = *state.down_after_fault.lock().unwrap();
-                    *state.down_until.lock().unwrap() = Some(Instant::now() + down);
+                    let down = *lock(&state.down_after_fault);
+                    *lock(&state.down_until) = Some(Instant::now() + down);
                     if fault == Fault::CutBeforeCommit {
                         pair.cut();
                         return;
