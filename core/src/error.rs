@@ -73,6 +73,14 @@ pub enum HostErrorKind {
     Untrusted,
     /// Another process holds what this call needs (a lock) and did not let go in time.
     Busy,
+    /// The host was given a setting it cannot use (a malformed connection string, one that names
+    /// no server): the person's input, not a failure of the store.
+    InvalidInput,
+    /// A commit whose outcome the store could not learn: the connection was lost while the
+    /// commit was under way and the store could not be asked afterwards. The batch may or may
+    /// not have committed, so a caller must act on neither: an apply leaves its files and its
+    /// journal as they are, and `recover` settles them later from what the store holds.
+    InDoubt,
 }
 
 /// An adapter failure, opaque to the engine. Never equal to anything: two I/O failures are not
@@ -97,6 +105,14 @@ impl HostError {
     pub fn io(message: impl Into<String>) -> Self {
         Self::new(HostErrorKind::Io, message)
     }
+    /// A commit whose outcome is unknown (see [`HostErrorKind::InDoubt`]).
+    pub fn in_doubt(message: impl Into<String>) -> Self {
+        Self::new(HostErrorKind::InDoubt, message)
+    }
+    /// Whether this is a commit whose outcome is unknown: the batch may have committed.
+    pub fn is_in_doubt(&self) -> bool {
+        self.kind == HostErrorKind::InDoubt
+    }
     /// Attach the underlying error.
     #[must_use]
     pub fn with_source(mut self, source: impl std::error::Error + Send + Sync + 'static) -> Self {
@@ -114,7 +130,8 @@ impl HostError {
     /// The stable code this failure maps to.
     pub fn error_kind(&self) -> ErrorKind {
         match self.kind {
-            HostErrorKind::Io => ErrorKind::HostError,
+            HostErrorKind::Io | HostErrorKind::InDoubt => ErrorKind::HostError,
+            HostErrorKind::InvalidInput => ErrorKind::InvalidInput,
             HostErrorKind::InvalidPath => ErrorKind::InvalidPath,
             HostErrorKind::Corrupt => ErrorKind::Corrupt,
             HostErrorKind::PreconditionFailed => ErrorKind::Conflict,

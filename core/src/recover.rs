@@ -290,6 +290,10 @@ fn settle(p: &mut Ports<'_>, j: &Journal) -> Result<Settle, Error> {
                 paths: restored,
             });
         }
+        // A commit in doubt is safe to leave: the files this run restored are the journal's
+        // priors either way, so if it did not commit the next run finds them there and
+        // settles the journal again (rolled back, nothing to restore); if it did, the journal
+        // is gone and the log says what the disk holds.
         Err(e) => return Err(Error::Store(e)),
     }
     Ok(Settle::Done(Recovered {

@@ -41,6 +41,15 @@ fn fresh() -> TempWorkspace {
 
 rewind_core::workspace_contract!(disk, fresh());
 
+// A commit whose outcome is unknown, on real SQLite and real files: nothing is rolled back on
+// a guess, and recover makes the log and the files agree (SQLite itself is never in doubt; the
+// faults stand in for a store that can be).
+rewind_core::in_doubt_contract!(
+    sqlite_and_disk_in_doubt,
+    rewind_core::testkit::Faulty::new(rewind_host::SqliteStore::open_in_memory().expect("open")),
+    fresh()
+);
+
 fn p(s: &str) -> WorkPath {
     WorkPath::parse(s).expect("valid path")
 }

@@ -226,3 +226,41 @@ fn a_read_only_open_of_an_empty_database_reads_nothing_and_creates_nothing() {
         .expect("a schema");
     assert_eq!(reader.sessions().expect("sessions").len(), 1);
 }
+
+#[test]
+fn a_version_1_database_gains_the_commit_ids_and_keeps_them_few() {
+    let c = pg::cluster().expect("cluster");
+    let db = c.fresh_db();
+    let url = c.conninfo(&db);
+    let mut store = PgStore::open(&url).expect("open");
+    create(&mut store);
+    drop(store);
+    // Back to what a version 1 rewind left: no commit_ids table.
+    let mut admin = postgres::Client::connect(&url, postgres::NoTls).expect("connect");
+    admin
+        .batch_execute("DROP TABLE commit_ids; UPDATE schema_version SET version = 1")
+        .expect("downgrade");
+    let mut store = PgStore::open(&url).expect("migrates");
+    for seq in 1..=3 {
+        store.commit(append(seq, "m")).expect("append");
+    }
+    let (version, ids): (i32, i64) = admin
+        .query_one(
+            "SELECT (SELECT version FROM schema_version), (SELECT count(*) FROM commit_ids)",
+            &[],
+        )
+        .map(|r| (r.get(0), r.get(1)))
+        .expect("read");
+    assert_eq!(version, rewind_host::postgres::SCHEMA_VERSION);
+    assert_eq!(ids, 3, "every commit since the migration is filed");
+    // Pruning: each commit drops the ids 10000 numbers behind it.
+    admin
+        .batch_execute("UPDATE meta SET value = value + 20000 WHERE key = 'version'")
+        .expect("jump the counter");
+    store.commit(append(4, "m")).expect("append");
+    let left: i64 = admin
+        .query_one("SELECT count(*) FROM commit_ids", &[])
+        .map(|r| r.get(0))
+        .expect("count");
+    assert_eq!(left, 1, "the old ids were pruned");
+}

@@ -1,21 +1,21 @@
 //! Apply a plan: journal first, then write newest to oldest with a hash re-check before each
 //! write, then one commit that clears the journal and records the operation. A failed write
-//! rolls every written path back from the journal.
+//! rolls every written path back from the journal (see `rollback`).
 
 use super::plan::{PathPlan, Plan};
+use super::rollback::{after_failed_commit, changed_anyway, give_up, put};
 use super::{Error, UnsafeReason};
 use crate::batch::{Batch, Precondition, Write};
 use crate::conversation::ConversationPlan;
 use crate::ctx::Ports;
 use crate::error::HostErrorKind;
 use crate::hash::ContentHash;
-use crate::id::{JournalId, OperationId, SessionId};
+use crate::id::{JournalId, OperationId};
 use crate::load::{self, encode};
 use crate::model::{
     FileAction, Journal, JournalEntry, MessageKind, OpFile, OpTarget, Operation, OperationKind,
     Policy, Role,
 };
-use crate::path::WorkPath;
 use crate::record;
 use serde::Serialize;
 
@@ -63,8 +63,8 @@ pub(crate) struct Executed {
     pub(crate) cause: Option<String>,
 }
 
-struct PlannedWrite<'a> {
-    plan: &'a PathPlan,
+pub(super) struct PlannedWrite<'a> {
+    pub(super) plan: &'a PathPlan,
     bytes: Option<Vec<u8>>,
     /// The hash of `bytes`: the plan's for a restore, computed once here for a merge.
     hash: Option<ContentHash>,
@@ -81,7 +81,7 @@ impl PlannedWrite<'_> {
             .filter(|m| Some(*m) != self.plan.current_mode)
     }
 
-    fn prior(&self) -> &Option<Vec<u8>> {
+    pub(super) fn prior(&self) -> &Option<Vec<u8>> {
         self.plan
             .current
             .as_ref()
@@ -145,116 +145,6 @@ fn choose(plan: &Plan, policy: Policy) -> (Vec<PlannedWrite<'_>>, Vec<String>) {
             .then(a.plan.path.cmp(&b.plan.path))
     });
     (writes, blocked)
-}
-
-fn put(
-    ws: &mut dyn crate::ports::Workspace,
-    path: &WorkPath,
-    bytes: &Option<Vec<u8>>,
-    mode: Option<u32>,
-) -> Result<(), crate::HostError> {
-    match bytes {
-        Some(b) => {
-            ws.write(path, b)?;
-            mode.map_or(Ok(()), |m| ws.set_mode(path, m))
-        }
-        None => ws.remove(path),
-    }
-}
-
-/// Put every written path back as the journal holds it, newest write first, and make that
-/// durable before the failure is recorded (the journal must not be cleared while a crash could
-/// still bring a written version back).
-fn roll_back(p: &mut Ports<'_>, written: &[&PlannedWrite<'_>]) -> Result<(), String> {
-    for w in written.iter().rev() {
-        put(p.workspace, &w.plan.path, w.prior(), w.plan.current_mode)
-            .map_err(|e| format!("restoring {} failed: {e}", w.plan.path))?;
-    }
-    p.workspace
-        .sync()
-        .map_err(|e| format!("making the restored files durable failed: {e}"))
-}
-
-/// Whether a path whose write failed no longer holds what was there before. A path that cannot
-/// even be read is assumed changed: putting its prior bytes back is always safe.
-fn changed_anyway(p: &mut Ports<'_>, w: &PlannedWrite<'_>) -> bool {
-    match p.workspace.read(&w.plan.path) {
-        Ok(now) => now != *w.prior(),
-        Err(_) => true,
-    }
-}
-
-/// An apply that cannot finish after touching files: put every written path back from the
-/// journal, record the failure and clear the journal, and report `applied: false` with the
-/// cause. If the rollback itself fails the journal stays and the error is `unrecoverable`.
-fn give_up(
-    p: &mut Ports<'_>,
-    session: &SessionId,
-    journal: &JournalId,
-    cause: String,
-    written: &[&PlannedWrite<'_>],
-    skipped: Vec<String>,
-) -> Result<Executed, Error> {
-    roll_back(p, written).map_err(|rollback| Error::Unrecoverable {
-        cause: cause.clone(),
-        rollback,
-    })?;
-    settle_failure(p, session, journal, &cause, written);
-    Ok(Executed {
-        skipped,
-        cause: Some(cause),
-        ..Executed::default()
-    })
-}
-
-fn settle_failure(
-    p: &mut Ports<'_>,
-    session: &SessionId,
-    journal: &JournalId,
-    cause: &str,
-    rolled_back: &[&PlannedWrite<'_>],
-) {
-    let note = if rolled_back.is_empty() {
-        format!("nothing was changed: {cause}")
-    } else {
-        let paths: Vec<String> = rolled_back
-            .iter()
-            .map(|w| w.plan.path.to_string())
-            .collect();
-        format!(
-            "rolled back: {cause}; {} path(s) had been written and were restored ({})",
-            paths.len(),
-            paths.join(", ")
-        )
-    };
-    let op = Operation {
-        id: p.mint(),
-        session_id: session.clone(),
-        kind: OperationKind::ApplyFailed,
-        created_at: p.now(),
-        target: None,
-        policy: None,
-        files: Vec::new(),
-        undoes: None,
-        journal_id: Some(journal.clone()),
-        branch_target: None,
-        generation: None,
-        dropped_through: None,
-        note: Some(note),
-    };
-    let mut batch = Batch::new();
-    batch.require(Precondition::JournalPresent(journal.clone()));
-    batch.push(Write::RemoveJournal {
-        journal: journal.clone(),
-    });
-    batch.push(Write::PutOperation {
-        session: session.clone(),
-        operation: op.id.clone(),
-        body: encode(&op),
-    });
-    // If this commit fails the journal stays; `recover` finds every path at its prior state
-    // and clears it. The workspace is already whole, so the failure changes nothing for the user.
-    let _ = p.store.commit(batch);
 }
 
 /// Carry out `plan` under `policy`.
@@ -389,10 +279,7 @@ pub(crate) fn execute(p: &mut Ports<'_>, plan: &Plan, finish: Finish) -> Result<
     }
 
     if let Err(e) = finish_commit(p, &journal, &finish) {
-        let cause = e.to_string();
-        roll_back(p, &written).map_err(|rollback| Error::Unrecoverable { cause, rollback })?;
-        settle_failure(p, &session, &journal_id, &e.to_string(), &written);
-        return Err(e);
+        return Err(after_failed_commit(p, &session, &journal_id, e, &written));
     }
     let restored = writes
         .iter()

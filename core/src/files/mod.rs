@@ -6,6 +6,7 @@ mod execute;
 mod gather;
 pub mod history;
 mod plan;
+mod rollback;
 mod verbs;
 
 pub use diff::{DiffAction, DiffHunk, DiffLine, DiffStats, FileDiff, LineKind, RewindDiff, diff};
@@ -175,6 +176,21 @@ pub enum Error {
     /// Someone else rewound the conversation first.
     #[error("session {0} was changed by another rewind; nothing was changed, try again")]
     Raced(SessionId),
+    /// The final commit's outcome is unknown (the store lost its connection at that moment and
+    /// could not be asked afterwards). Rolling back could undo an apply the log records, so the
+    /// files stay as written and the journal stays pending: `recover` settles it from what the
+    /// store holds (journal gone: the commit happened; journal there: it did not).
+    #[error(
+        "the store cannot say whether the apply was recorded ({cause}); the files were left as \
+         written and journal {journal} kept: run recover (`rewind recover`) once the store is \
+         reachable, and the log and the files will agree"
+    )]
+    InDoubt {
+        /// The journal left pending.
+        journal: crate::id::JournalId,
+        /// The store's account of what happened.
+        cause: String,
+    },
 }
 
 impl Error {
@@ -187,7 +203,7 @@ impl Error {
                 ErrorKind::InvalidInput
             }
             Self::Store(e) => e.error_kind(),
-            Self::Unrecoverable { .. } => ErrorKind::Unrecoverable,
+            Self::Unrecoverable { .. } | Self::InDoubt { .. } => ErrorKind::Unrecoverable,
             Self::Dropped { .. } => ErrorKind::Unavailable,
             Self::Raced(_) => ErrorKind::Conflict,
         }

@@ -237,9 +237,18 @@ impl MemStore {
 impl StoreWrite for MemStore {
     fn commit(&mut self, batch: Batch) -> Result<(), HostError> {
         #[cfg(feature = "testkit")]
-        if self.faults.hit(crate::testkit::FaultOp::Commit) {
-            return Err(HostError::io("injected fault: commit failed"));
-        }
+        let lost = {
+            use crate::testkit::FaultOp;
+            let doubt = self.faults.hit(FaultOp::CommitInDoubt);
+            let lost = self.faults.hit(FaultOp::CommitLostReply);
+            if self.faults.hit(FaultOp::Commit) {
+                return Err(HostError::io("injected fault: commit failed"));
+            }
+            if doubt {
+                return Err(crate::testkit::in_doubt(false));
+            }
+            lost
+        };
         for p in &batch.preconditions {
             self.check(p)
                 .map_err(|m| HostError::new(HostErrorKind::PreconditionFailed, m))?;
@@ -256,6 +265,10 @@ impl StoreWrite for MemStore {
         };
         for w in writes {
             self.apply(w);
+        }
+        #[cfg(feature = "testkit")]
+        if lost {
+            return Err(crate::testkit::in_doubt(true));
         }
         Ok(())
     }

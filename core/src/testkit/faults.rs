@@ -1,4 +1,5 @@
-//! Fault injection for the memory hosts: fail the Nth read, write, remove or commit.
+//! Fault injection for the memory hosts: fail the Nth read, write, remove or commit, or make
+//! the Nth commit's outcome unknown to the caller (committed or not).
 
 /// The operation a fault applies to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -9,12 +10,24 @@ pub enum FaultOp {
     Write,
     /// `Workspace::remove`.
     Remove,
-    /// `StoreWrite::commit`.
+    /// `StoreWrite::commit`: the batch is refused (nothing committed, a plain failure).
     Commit,
+    /// `StoreWrite::commit` reports an in-doubt failure and the batch is NOT committed: the
+    /// connection died before the commit reached the server.
+    CommitInDoubt,
+    /// `StoreWrite::commit` reports an in-doubt failure but the batch IS committed: the reply
+    /// was lost after the server committed.
+    CommitLostReply,
+}
+
+impl FaultOp {
+    /// Every operation, in counter order.
+    const ALL: usize = 6;
 }
 
 /// Fail the `nth` call (1-based, counted from when the fault was armed); with `sticky`, also
-/// every call after it (a disk that stays broken).
+/// every call after it (a disk that stays broken). The three commit faults count the same
+/// calls: every commit is one call of each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Fault {
     /// Which operation.
@@ -29,7 +42,7 @@ pub struct Fault {
 #[derive(Clone, Debug, Default)]
 pub struct Faults {
     armed: Vec<(Fault, u64)>,
-    calls: [u64; 4],
+    calls: [u64; FaultOp::ALL],
 }
 
 impl Faults {
@@ -61,4 +74,17 @@ impl Faults {
             }
         })
     }
+}
+
+/// The error of an injected in-doubt commit (`committed` says what really happened, for the
+/// message only: the caller must not act on it).
+pub(crate) fn in_doubt(committed: bool) -> crate::HostError {
+    let truth = if committed {
+        "it did commit"
+    } else {
+        "it did not commit"
+    };
+    crate::HostError::in_doubt(format!(
+        "injected fault: the connection was lost at commit and the outcome is unknown ({truth})"
+    ))
 }

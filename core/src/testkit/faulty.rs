@@ -133,8 +133,17 @@ impl<S: Store> Store for Faulty<S> {
 
 impl<S: StoreWrite> StoreWrite for Faulty<S> {
     fn commit(&mut self, batch: Batch) -> Result<(), HostError> {
+        let doubt = self.faults.hit(FaultOp::CommitInDoubt);
+        let lost = self.faults.hit(FaultOp::CommitLostReply);
         self.check(FaultOp::Commit, &"the batch")?;
-        self.inner.commit(batch)
+        if doubt {
+            return Err(super::faults::in_doubt(false));
+        }
+        self.inner.commit(batch)?;
+        if lost {
+            return Err(super::faults::in_doubt(true));
+        }
+        Ok(())
     }
 }
 

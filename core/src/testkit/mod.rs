@@ -7,6 +7,7 @@
 //! scenario runs against them.
 
 mod contract;
+mod contract_in_doubt;
 mod contract_range;
 mod contract_snapshot;
 mod faults;
@@ -14,6 +15,7 @@ mod faulty;
 mod mem_workspace;
 
 pub use crate::mem::MemStore;
+pub(crate) use faults::in_doubt;
 pub use faults::{Fault, FaultOp, Faults};
 pub use faulty::Faulty;
 pub use mem_workspace::MemWorkspace;

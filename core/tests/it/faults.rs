@@ -172,3 +172,37 @@ fn the_journal_commit_failing_writes_nothing() {
         "no file was touched"
     );
 }
+
+#[test]
+fn the_memory_store_injects_both_sides_of_an_in_doubt_commit() {
+    for (op, committed) in [
+        (FaultOp::CommitLostReply, true),
+        (FaultOp::CommitInDoubt, false),
+    ] {
+        let (mut e, s, p) = setup();
+        e.store_mut().arm(Fault {
+            op,
+            nth: 2,
+            sticky: false,
+        });
+        let err = e
+            .apply_file_rewind(&s, since(&p))
+            .expect_err("final commit in doubt");
+        assert_eq!(err.kind(), ErrorKind::Unrecoverable, "{op:?}");
+        for i in 0..N {
+            assert_eq!(
+                e.workspace().get(&format!("f{i}.txt")),
+                Some(format!("old {i}\n").as_bytes()),
+                "{op:?}: left as written"
+            );
+        }
+        let logged = e.operations(&s).expect("ops").items.len();
+        assert_eq!(
+            logged == 1,
+            committed,
+            "{op:?}: the store kept what happened"
+        );
+        let pending = e.resume(&s).expect("resume").pending_journals.len();
+        assert_eq!(pending == 0, committed, "{op:?}");
+    }
+}

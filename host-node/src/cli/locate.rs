@@ -66,8 +66,9 @@ pub(super) fn store_url(given: Option<String>) -> Result<Option<String>, CliErro
         Some(s) if !crate::native::is_postgres_url(&s) => Err(CliError::new(
             ErrorKind::InvalidInput,
             format!(
-                "--store {s:?} is not a postgres:// URL; the SQLite store is the default (its \
-                 file is --db)"
+                "--store {:?} is not a postgres:// URL; the SQLite store is the default (its \
+                 file is --db)",
+                crate::postgres::redact(&s)
             ),
         )),
         store => Ok(store),

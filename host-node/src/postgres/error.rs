@@ -24,9 +24,126 @@ pub(super) fn host(context: &str, e: postgres::Error) -> HostError {
             format!("{} (the store was opened read-only)", db.message())
         }
         Some(db) => db.message().to_owned(),
-        None => e.to_string(),
+        None => reason(&e),
     };
     HostError::new(kind, format!("{context}: {why}")).with_source(e)
+}
+
+/// Everything a failure says: the server's message, or the error and each cause below it
+/// (`postgres::Error`'s own text is only its kind, "error connecting to server", while the
+/// cause says "Connection refused").
+pub(super) fn reason(e: &postgres::Error) -> String {
+    if let Some(db) = e.as_db_error() {
+        return db.message().to_owned();
+    }
+    let mut parts = vec![e.to_string()];
+    let mut below = std::error::Error::source(e);
+    while let Some(cause) = below {
+        parts.push(cause.to_string());
+        below = cause.source();
+    }
+    parts.join(": ")
+}
+
+/// Why connecting to `location` failed, in the person's terms, with the code that fits: a
+/// connection string that cannot work as written is `invalid_input`, the rest `host_error`.
+pub(super) fn connect(location: &str, e: postgres::Error) -> HostError {
+    let code = e.code().cloned();
+    let (kind, why) = match (e.as_db_error(), &code) {
+        (Some(db), Some(c)) if *c == SqlState::INVALID_PASSWORD => (
+            HostErrorKind::Io,
+            format!("{} (the password is wrong)", db.message()),
+        ),
+        (Some(db), Some(c)) if *c == SqlState::INVALID_CATALOG_NAME => (
+            HostErrorKind::Io,
+            format!(
+                "{} (create it first, e.g. `createdb`, or name another)",
+                db.message()
+            ),
+        ),
+        (Some(db), _) => (HostErrorKind::Io, db.message().to_owned()),
+        (None, _) => unanswered(&e),
+    };
+    let context = format!("cannot connect to PostgreSQL at {location}");
+    HostError::new(kind, format!("{context}: {why}")).with_source(e)
+}
+
+/// A connection failure the server did not answer: read the innermost cause.
+fn unanswered(e: &postgres::Error) -> (HostErrorKind, String) {
+    let mut inner: &(dyn std::error::Error + 'static) = e;
+    while let Some(cause) = inner.source() {
+        inner = cause;
+    }
+    let text = inner.to_string();
+    if let Some(io) = inner.downcast_ref::<std::io::Error>() {
+        let hint = match io.kind() {
+            std::io::ErrorKind::ConnectionRefused => {
+                " (is the server running, and listening there?)"
+            }
+            std::io::ErrorKind::NotFound => {
+                " (no server socket there: is the server running, and is that its socket directory?)"
+            }
+            std::io::ErrorKind::TimedOut => " (no answer: is the host reachable?)",
+            _ => "",
+        };
+        return (HostErrorKind::Io, format!("{}{hint}", lower_first(&text)));
+    }
+    match text.as_str() {
+        "password missing" => (
+            HostErrorKind::Io,
+            "the server asks for a password and the connection string gives none \
+             (postgres://user:PASSWORD@host/db, or password=… in key=value form)"
+                .into(),
+        ),
+        "both host and hostaddr are missing" => (
+            HostErrorKind::InvalidInput,
+            "the connection string names no host (postgres://user@host:5432/db, or a socket \
+             directory: postgres://user@%2Frun%2Fpostgresql/db)"
+                .into(),
+        ),
+        _ => (HostErrorKind::Io, reason(e)),
+    }
+}
+
+/// "Connection refused (os error 111)" reads as "connection refused (os error 111)" after a colon.
+fn lower_first(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) => c.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// `url` with any password in it replaced by `***` (the userinfo of a URL, `password=` in a
+/// query or a key=value string), so a message may echo what the person typed.
+pub fn redact(url: &str) -> String {
+    let mut out = url.to_owned();
+    if let Some(scheme_end) = out.find("://") {
+        let start = scheme_end + 3;
+        let authority_end = out[start..]
+            .find(['/', '?'])
+            .map_or(out.len(), |i| start + i);
+        if let Some(at) = out[start..authority_end].rfind('@')
+            && let Some(colon) = out[start..start + at].find(':')
+        {
+            out.replace_range(start + colon + 1..start + at, "***");
+        }
+    }
+    let mut from = 0;
+    while let Some(i) = out[from..].to_ascii_lowercase().find("password=") {
+        let value = from + i + "password=".len();
+        let end = match out[value..].chars().next() {
+            Some('\'') => out[value + 1..]
+                .find('\'')
+                .map_or(out.len(), |j| value + j + 2),
+            _ => out[value..]
+                .find(|c: char| c.is_whitespace() || c == '&')
+                .map_or(out.len(), |j| value + j),
+        };
+        out.replace_range(value..end, "***");
+        from = value + 3;
+    }
+    out
 }
 
 /// A failed precondition with a readable message.
@@ -69,4 +186,36 @@ pub(super) fn write(w: &Write, e: postgres::Error) -> HostError {
         .as_db_error()
         .map_or_else(|| e.to_string(), |d| d.message().to_owned());
     precondition(refusal::message(w, why, &detail)).with_source(e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::redact;
+
+    #[test]
+    fn passwords_are_redacted_in_every_form() {
+        let cases = [
+            (
+                "postgres://me:s3cret@host:5432/db",
+                "postgres://me:***@host:5432/db",
+            ),
+            ("postgres://me@host/db", "postgres://me@host/db"),
+            ("postgres://me:p@ss@host/db", "postgres://me:***@host/db"),
+            (
+                "postgres://me@host/db?password=s3cret&x=1",
+                "postgres://me@host/db?password=***&x=1",
+            ),
+            (
+                "host=/run user=me password=s3cret dbname=x",
+                "host=/run user=me password=*** dbname=x",
+            ),
+            (
+                "host=h PASSWORD='s3 cret' dbname=x",
+                "host=h PASSWORD=*** dbname=x",
+            ),
+        ];
+        for (given, shown) in cases {
+            assert_eq!(redact(given), shown, "{given}");
+        }
+    }
 }

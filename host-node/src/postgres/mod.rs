@@ -15,6 +15,7 @@
 //! no TLS: a server elsewhere is reached through a unix socket, a tunnel or a trusted network.
 
 mod blobs;
+mod doubt;
 mod error;
 mod info;
 mod lock;
@@ -22,6 +23,7 @@ mod read;
 mod schema;
 mod write;
 
+pub use error::redact;
 pub use schema::SCHEMA_VERSION;
 
 use crate::store::blobs::Recent;
@@ -62,6 +64,8 @@ fn prepared(
 pub struct PgStore {
     /// Reads take `&self`; the client needs `&mut` for every query.
     conn: RefCell<Conn>,
+    /// To reconnect after a commit whose reply was lost (see `doubt`).
+    config: Config,
     location: String,
     /// The apply lock (a read-only store never takes it: it writes no journal).
     lock: ApplyLock<lock::AdvisoryLock>,
@@ -73,9 +77,14 @@ pub struct PgStore {
 
 fn parse(url: &str) -> Result<Config, HostError> {
     url.parse::<Config>().map_err(|e| {
-        HostError::io(format!(
-            "{url:?} is not a PostgreSQL connection string: {e}"
-        ))
+        HostError::new(
+            HostErrorKind::InvalidInput,
+            format!(
+                "{:?} is not a PostgreSQL connection string: {}",
+                redact(url),
+                error::reason(&e)
+            ),
+        )
         .with_source(e)
     })
 }
@@ -84,7 +93,7 @@ fn parse(url: &str) -> Result<Config, HostError> {
 fn connect(config: &Config, location: &str, read_only: bool) -> Result<Client, HostError> {
     let mut client = config
         .connect(NoTls)
-        .map_err(|e| error::host(&format!("cannot connect to PostgreSQL at {location}"), e))?;
+        .map_err(|e| error::connect(location, e))?;
     let mut settings =
         format!("SET lock_timeout = '{LOCK_WAIT}'; SET client_min_messages = warning;");
     if read_only {
@@ -108,11 +117,17 @@ fn describe(config: &Config) -> String {
         })
         .collect();
     let ports: Vec<String> = config.get_ports().iter().map(u16::to_string).collect();
+    let hosts = match hosts.join(",") {
+        h if h.is_empty() => "(no host)".to_owned(),
+        h => h,
+    };
+    let ports = match ports.join(",") {
+        p if p.is_empty() => String::new(),
+        p => format!(":{p}"),
+    };
     format!(
-        "postgres://{}@{}:{}/{}",
+        "postgres://{}@{hosts}{ports}/{}",
         config.get_user().unwrap_or_default(),
-        hosts.join(","),
-        ports.join(","),
         config.get_dbname().unwrap_or_default()
     )
 }
@@ -143,12 +158,13 @@ impl PgStore {
     }
 
     fn with(client: Client, config: Config, location: String) -> Self {
-        let lock = ApplyLock::new(lock::AdvisoryLock::new(config, location.clone()));
+        let lock = ApplyLock::new(lock::AdvisoryLock::new(config.clone(), location.clone()));
         Self {
             conn: RefCell::new(Conn {
                 client,
                 cache: HashMap::new(),
             }),
+            config,
             location,
             lock,
             blob_limit: rewind_core::ctx::Limits::default().max_file_bytes,

@@ -16,7 +16,7 @@ pub const SCHEMA_VERSION: i32 = MIGRATIONS.len() as i32;
 
 /// Migration `i` takes a database from version `i` to `i + 1`. Append only; never edit one that
 /// has shipped.
-const MIGRATIONS: &[&str] = &[V1];
+const MIGRATIONS: &[&str] = &[V1, V2];
 
 /// Advisory lock key of migrations ("rewind" in ASCII, then 1); the apply lock is 2. Advisory
 /// locks are per database, so stores in different databases never meet.
@@ -126,6 +126,18 @@ INSERT INTO meta (key, value) VALUES ('version', 0);
 CREATE TABLE store_info (
     key   TEXT COLLATE "C" NOT NULL PRIMARY KEY,
     value TEXT NOT NULL
+);
+"#;
+
+/// Version 2: the ids of the latest commits, so a commit whose reply was lost can be looked up
+/// afterwards ("did batch X commit?", see `doubt`). Keyed by the commit counter's value, which
+/// the commit took under the counter's row lock: a batch that rolled back left its number to
+/// the next committer, so the row at that number names who really committed it. Each commit
+/// prunes the rows [`super::write::KEPT_COMMIT_IDS`] behind it, so the table stays small.
+const V2: &str = r#"
+CREATE TABLE commit_ids (
+    version BIGINT NOT NULL PRIMARY KEY,
+    id      TEXT COLLATE "C" NOT NULL
 );
 "#;
 

@@ -13,7 +13,7 @@
 
 use super::blobs::{self, Rows};
 use super::read::{LAST_SEQ, unsigned};
-use super::{Conn, PgStore, error, prepared};
+use super::{Conn, PgStore, doubt, error, prepared};
 use crate::store::blobs::Recent;
 use crate::store::precondition::{self, Facts};
 use postgres::types::ToSql;
@@ -23,13 +23,33 @@ use rewind_core::batch::{Batch, Write};
 use rewind_core::id::{CommandId, JournalId, SessionId};
 use rewind_core::ports::StoreWrite;
 
+/// How many commit ids stay behind the newest (see `schema::V2`): far more than can commit
+/// while one lost reply is being looked up, a few hundred kilobytes at most.
+pub(super) const KEPT_COMMIT_IDS: i64 = 10_000;
+
 impl StoreWrite for PgStore {
     fn commit(&mut self, batch: Batch) -> Result<(), HostError> {
         let limit = self.blob_limit;
         let recent = &mut self.recent;
         let conn = self.conn.get_mut();
-        self.lock
-            .guard_commit(&batch, || commit(conn, &batch, limit, recent))
+        let (config, location) = (&self.config, self.location.as_str());
+        self.lock.guard_commit(&batch, || {
+            let ticket = Ticket::new();
+            match commit(conn, &batch, limit, recent, &ticket) {
+                Err(Unsure::Known(e)) => Err(e),
+                Ok(()) => Ok(()),
+                // The connection failed while COMMIT was under way: ask the server what became
+                // of this batch on a new connection (which replaces the dead one).
+                Err(Unsure::Lost { version, cause }) => {
+                    let (found, client) = doubt::resolve(config, location, version, &ticket.id);
+                    if let Some(client) = client {
+                        conn.client = client;
+                        conn.cache.clear();
+                    }
+                    found.settle(cause)
+                }
+            }
+        })
     }
 
     fn begin_settling(&mut self) -> Result<bool, HostError> {
@@ -41,12 +61,51 @@ impl StoreWrite for PgStore {
     }
 }
 
+/// The id a batch is committed under, made here (the core's batch carries none of its own).
+struct Ticket {
+    id: String,
+}
+
+impl Ticket {
+    fn new() -> Self {
+        Self {
+            id: uuid::Uuid::new_v4().simple().to_string(),
+        }
+    }
+}
+
+/// How a commit failed: with an answer from the server (or before COMMIT was sent), or with
+/// the connection lost while COMMIT was under way, when only asking again can tell.
+enum Unsure {
+    Known(HostError),
+    Lost {
+        /// The commit counter's value the batch took.
+        version: i64,
+        cause: postgres::Error,
+    },
+}
+
+impl From<HostError> for Unsure {
+    fn from(e: HostError) -> Self {
+        Self::Known(e)
+    }
+}
+
+/// The first statement of every commit: take the counter's row lock and the next number, file
+/// the batch's id under it, and drop the ids `KEPT_COMMIT_IDS` behind (one round trip).
+const BUMP: &str = "WITH bumped AS (
+        UPDATE meta SET value = value + 1 WHERE key = 'version' RETURNING value),
+    filed AS (INSERT INTO commit_ids (version, id) SELECT value, $1 FROM bumped),
+    pruned AS (DELETE FROM commit_ids WHERE version <= (SELECT value FROM bumped) - $2)
+    SELECT value FROM bumped";
+
 fn commit(
     conn: &mut Conn,
     batch: &Batch,
     limit: u64,
     recent: &mut Recent,
-) -> Result<(), HostError> {
+    ticket: &Ticket,
+) -> Result<(), Unsure> {
     let Conn { client, cache } = conn;
     let start = |e| error::host("cannot start a write transaction", e);
     // Dropping the transaction on any early return rolls everything back.
@@ -55,11 +114,10 @@ fn commit(
         .isolation_level(IsolationLevel::ReadCommitted)
         .start()
         .map_err(start)?;
-    let bump = "UPDATE meta SET value = value + 1 WHERE key = 'version' RETURNING value";
     let count = |e| error::host("cannot count the commit", e);
-    let s = prepared(&mut tx, cache, bump).map_err(count)?;
+    let s = prepared(&mut tx, cache, BUMP).map_err(count)?;
     let version: i64 = tx
-        .query_one(&s, &[])
+        .query_one(&s, &[&ticket.id, &KEPT_COMMIT_IDS])
         .and_then(|r| r.try_get(0))
         .map_err(count)?;
     let before = unsigned(version - 1, "the store version")?;
@@ -76,8 +134,13 @@ fn commit(
             apply(&rows, w, limit, recent)?;
         }
     }
-    tx.commit()
-        .map_err(|e| error::host("cannot commit the batch", e))
+    // Every statement before COMMIT waited for its answer, so a failure up to here is one the
+    // server never committed. COMMIT itself: an error the server sent is a rollback; a lost
+    // connection (closed, I/O) leaves the outcome unknown.
+    tx.commit().map_err(|e| match e.as_db_error() {
+        Some(_) => Unsure::Known(error::host("cannot commit the batch", e)),
+        None => Unsure::Lost { version, cause: e },
+    })
 }
 
 /// The reads of preconditions, inside the transaction, after the counter row is ours.

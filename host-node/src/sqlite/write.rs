@@ -124,6 +124,11 @@ fn commit(
         tx.prepare_cached("UPDATE meta SET value = value + 1 WHERE key = 'version'")
             .and_then(|mut s| s.execute([]))
             .map_err(|e| error::host("cannot count the commit", e))?;
+        // Never in doubt (unlike PostgreSQL's, see `postgres::doubt`): COMMIT is a call into
+        // this process that returns what happened, so an error from it is a rollback that
+        // every reader sees. (The one residue, an fsync that failed after the WAL frames were
+        // written, is a disk that lost writes: a crash then may bring the batch back, which
+        // no database can rule out.)
         tx.commit()
             .map_err(|e| error::host("cannot commit the batch", e))
     }

@@ -191,13 +191,20 @@ impl<L: Exclusive> ApplyLock<L> {
             self.take(LOCK_TIMEOUT)?;
         }
         let result = commit();
-        if result.is_ok() {
-            for w in &batch.writes {
-                match w {
-                    Write::PutJournal { journal, .. } => self.wrote(journal.as_str()),
-                    Write::RemoveJournal { journal } => self.cleared(journal.as_str()),
-                    _ => {}
+        // A commit in doubt that would have cleared a journal ends this process's hold on it
+        // just the same: the apply has given up and will not touch it again, so the journal
+        // (if it is still there) has no live owner and `recover` may settle it, here or in
+        // any other process. Holding the lock for it would stall every other apply.
+        let in_doubt = result.as_ref().is_err_and(HostError::is_in_doubt);
+        for w in &batch.writes {
+            match w {
+                Write::PutJournal { journal, .. } if result.is_ok() => {
+                    self.wrote(journal.as_str());
                 }
+                Write::RemoveJournal { journal } if result.is_ok() || in_doubt => {
+                    self.cleared(journal.as_str());
+                }
+                _ => {}
             }
         }
         self.release_if_idle();
@@ -208,6 +215,61 @@ impl<L: Exclusive> ApplyLock<L> {
         if self.held && !self.pinned && !self.settling && self.own.is_empty() {
             self.lock.release();
             self.held = false;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ApplyLock, Exclusive};
+    use rewind_core::batch::{Batch, Write};
+    use rewind_core::id::{JournalId, SessionId};
+    use rewind_core::{HostError, HostErrorKind};
+    use std::cell::Cell;
+    use std::rc::Rc;
+
+    /// A lock that only counts whether it is held.
+    struct Flag(Rc<Cell<bool>>);
+
+    impl Exclusive for Flag {
+        fn try_acquire(&mut self) -> Result<bool, HostError> {
+            self.0.set(true);
+            Ok(true)
+        }
+        fn release(&mut self) {
+            self.0.set(false);
+        }
+        fn describe(&self) -> String {
+            "a flag".into()
+        }
+    }
+
+    fn journal() -> JournalId {
+        JournalId::parse("jnl_x").expect("valid")
+    }
+
+    fn batch(w: Write) -> Batch {
+        let mut b = Batch::new();
+        b.push(w);
+        b
+    }
+
+    #[test]
+    fn a_journal_cleared_in_doubt_no_longer_holds_the_lock() {
+        for (result, held_after) in [(HostErrorKind::Io, true), (HostErrorKind::InDoubt, false)] {
+            let held = Rc::new(Cell::new(false));
+            let mut lock = ApplyLock::new(Flag(Rc::clone(&held)));
+            let put = batch(Write::PutJournal {
+                journal: journal(),
+                session: SessionId::parse("ses_x").expect("valid"),
+                body: "{}".into(),
+            });
+            lock.guard_commit(&put, || Ok(())).expect("journal");
+            assert!(held.get(), "held for the pending journal");
+            let clear = batch(Write::RemoveJournal { journal: journal() });
+            let failed = lock.guard_commit(&clear, || Err(HostError::new(result, "lost")));
+            assert!(failed.is_err());
+            assert_eq!(held.get(), held_after, "{result:?}");
         }
     }
 }

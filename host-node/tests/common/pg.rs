@@ -163,6 +163,37 @@ impl Cluster {
         format!("postgres://rewind@{host}:{PORT}/{db}")
     }
 
+    /// The server's unix socket (what a test's TCP proxy forwards to).
+    pub(crate) fn socket(&self) -> PathBuf {
+        self.base.join(format!(".s.PGSQL.{PORT}"))
+    }
+
+    /// The socket directory and port, for a URL that names them itself.
+    pub(crate) fn socket_dir(&self) -> &Path {
+        &self.base
+    }
+
+    /// A role `name` that must log in with `password` (SCRAM), allowed into every database.
+    /// The rule goes first in `pg_hba.conf` (every other role keeps `trust`) and the server
+    /// reloads it.
+    pub(crate) fn password_role(&self, name: &str, password: &str) {
+        let hba = self.base.join("data/pg_hba.conf");
+        let old = std::fs::read_to_string(&hba).expect("read pg_hba.conf");
+        if !old.contains(&format!(" {name} ")) {
+            let rule = format!("local all {name} scram-sha-256\n");
+            std::fs::write(&hba, format!("{rule}{old}")).expect("write pg_hba.conf");
+        }
+        let mut admin = postgres::Client::connect(&self.conninfo("postgres"), postgres::NoTls)
+            .expect("connect to the maintenance database");
+        admin
+            .batch_execute(&format!(
+                "DO $$ BEGIN CREATE ROLE {name} LOGIN SUPERUSER; EXCEPTION WHEN duplicate_object \
+                 THEN NULL; END $$; ALTER ROLE {name} PASSWORD '{password}'; \
+                 SELECT pg_reload_conf();"
+            ))
+            .expect("make the role");
+    }
+
     /// A new, empty database, named after the test process and a counter.
     pub(crate) fn fresh_db(&self) -> String {
         static NEXT: AtomicUsize = AtomicUsize::new(0);
