@@ -111,8 +111,9 @@ async fn exchange(conn: &mut Conn, head: &Head, server: &Arc<Server>, stop: &mut
     }
     match (keep, whole) {
         (true, _) => Next::KeepOpen,
-        (false, true) => Next::Close,
-        (false, false) => Next::Linger,
+        // Stopping: no time to spend on a peer that may still be sending.
+        (false, false) if !*stop.borrow() => Next::Linger,
+        (false, _) => Next::Close,
     }
 }
 

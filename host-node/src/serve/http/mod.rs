@@ -223,7 +223,7 @@ async fn accept(
                 Ok((stream, _)) => {
                     let _ = stream.set_nodelay(true);
                     let Ok(slot) = Arc::clone(connections).try_acquire_owned() else {
-                        too_many(&stream);
+                        too_many(stream);
                         continue;
                     };
                     let (server, stop) = (Arc::clone(server), stop.clone());
@@ -261,11 +261,15 @@ async fn accept(
 }
 
 /// Over `--max-connections`: a 503 into the socket's buffer if it fits at once, then close.
-fn too_many(stream: &tokio::net::TcpStream) {
+fn too_many(stream: tokio::net::TcpStream) {
     let r = reply::Refusal::new(
         503,
         ErrorKind::Unavailable,
         "too many connections (--max-connections): try again",
     );
-    let _ = stream.try_write(&reply::Reply::refused(&r).to_bytes(false));
+    // A plain non-blocking write: tokio's own `try_write` refuses until the runtime has seen
+    // the new socket become writable, which it may not have yet.
+    if let Ok(mut s) = stream.into_std() {
+        let _ = std::io::Write::write(&mut s, &reply::Reply::refused(&r).to_bytes(false));
+    }
 }
