@@ -57,8 +57,8 @@ fn slow_clients_cost_a_socket_not_a_worker() {
     let mut s = TcpStream::connect(ep.addr).expect("connect");
     s.set_read_timeout(Some(Duration::from_secs(5)))
         .expect("timeout");
-    s.write_all(b"GET /health HTTP/1.1\r\nHost: localhost\r\n\r\nGET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
-        .expect("send");
+    let health = "GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n";
+    s.write_all(health.repeat(2).as_bytes()).expect("send");
     assert_eq!(read_response(&mut s).expect("first").status, 200);
     assert_eq!(read_response(&mut s).expect("pipelined").status, 200);
     let t = Instant::now();

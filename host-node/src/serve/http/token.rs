@@ -68,7 +68,10 @@ pub(super) fn resolve(given: Option<Given>, root: &Path) -> Result<Token, CliErr
             "rewind serve: token {made} {} (0600): send Authorization: Bearer {token} on POST /rpc",
             path.display()
         ),
-        hint: format!("the token is in {}", path.display()),
+        // Told to anyone who asks without the token: where to look, not the server's paths.
+        hint: format!(
+            "the token is in .rewind/{FILE} of the server's first root, printed when it started"
+        ),
         token,
     })
 }
