@@ -5,7 +5,9 @@
 
 mod common;
 
-use common::serve::{Endpoint, count, http, http_server, many_files, rewind, rpc, rpc_ok};
+use common::serve::{
+    Endpoint, banner, count, http, http_server, many_files, rewind, rpc, rpc_ok, shown_token,
+};
 use serde_json::{Value, json};
 use std::process::Child;
 
@@ -273,4 +275,31 @@ fn sigterm_lets_a_running_apply_finish() {
     assert_eq!(child.wait().expect("wait").code(), Some(0));
     // Stopped: nothing listens any more.
     assert!(std::net::TcpStream::connect(ep.addr).is_err());
+}
+
+#[test]
+fn servers_starting_at_once_share_one_token() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let [a, b] = root_arg(&dir);
+    // Spawned together, before any has printed: one makes the file, the others read it whole.
+    let mut children: Vec<Child> = (0..4)
+        .map(|_| {
+            rewind()
+                .args(["serve", "--http", "0", &a, &b])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("spawn")
+        })
+        .collect();
+    let tokens: std::collections::BTreeSet<String> = children
+        .iter_mut()
+        .map(|c| shown_token(&banner(c).token_line).expect("a token"))
+        .collect();
+    assert_eq!(tokens.len(), 1, "{tokens:?}");
+    let file = std::fs::read_to_string(dir.path().join(".rewind/serve-token")).expect("read");
+    assert_eq!(tokens.first().map(String::as_str), Some(file.trim()));
+    for c in children {
+        stop(c);
+    }
 }
