@@ -232,3 +232,40 @@ fn every_refusal_is_a_json_rpc_error_with_its_code() {
     alive(&mut child, ep);
     stop(child);
 }
+
+#[test]
+fn a_client_that_does_not_read_its_answer_is_dropped() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (mut child, ep) = start(&dir, &["--write-timeout", "1"]);
+    // An answer far larger than the sockets' buffers: a batch of resumes of a session holding
+    // a 1 MB prompt.
+    let session = rpc_ok(ep, "createSession", json!([{}]))["id"].clone();
+    let text = "x".repeat(1 << 20);
+    rpc_ok(ep, "recordPrompt", json!([session, { "text": text }]));
+    let batch: Vec<_> = (0..40)
+        .map(|i| json!({ "jsonrpc": "2.0", "id": i, "method": "resume", "params": [session] }))
+        .collect();
+    let mut s = stalled(ep, &post(&proper(ep), &json!(batch).to_string()));
+    // Never read while the server writes: it gives up after --write-timeout.
+    std::thread::sleep(Duration::from_millis(2500));
+    alive(&mut child, ep);
+    let mut got = Vec::new();
+    let _ = std::io::Read::read_to_end(&mut s, &mut got);
+    let head = String::from_utf8_lossy(&got[..got.len().min(400)]).into_owned();
+    let announced: usize = head
+        .lines()
+        .find_map(|l| l.strip_prefix("Content-Length: "))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no length in {head:?}"));
+    assert!(announced > 40 << 20, "{announced}");
+    assert!(
+        got.len() < announced,
+        "the whole answer arrived: {}",
+        got.len()
+    );
+    eprintln!(
+        "a reader that stalled got {} of {announced} bytes",
+        got.len()
+    );
+    stop(child);
+}

@@ -75,8 +75,11 @@ impl Conn {
             _ => Instant::now() + read,
         };
         let mut waiting = idle.is_some() && self.buf.is_empty();
+        // How far the buffer is known to hold no end of head: a head sent a byte at a time is
+        // parsed once it is whole, not once per byte.
+        let mut scanned = 0;
         loop {
-            if !self.buf.is_empty() {
+            if ends_head(&self.buf, scanned) || self.buf.len() > request::MAX_HEAD {
                 match request::parse(&self.buf).map_err(ReadError::Refused)? {
                     Parsed::Head(head, n) => {
                         self.buf.drain(..n);
@@ -85,6 +88,7 @@ impl Conn {
                     Parsed::Partial => {}
                 }
             }
+            scanned = self.buf.len();
             match self.fill(CHUNK, deadline).await {
                 Err(ReadError::Late) if self.buf.is_empty() => return Err(ReadError::Gone),
                 Err(e) => return Err(e),
@@ -228,6 +232,15 @@ impl Conn {
             }
         }
     }
+}
+
+/// Whether `buf` holds the blank line that ends a head (CRLF or bare LF line ends, as httparse
+/// takes them), looking only from a little before `from`.
+fn ends_head(buf: &[u8], from: usize) -> bool {
+    let start = from.saturating_sub(2);
+    buf.get(start..).is_some_and(|tail| {
+        tail.windows(2).any(|w| w == b"\n\n") || tail.windows(3).any(|w| w == b"\n\r\n")
+    })
 }
 
 fn bad(message: &str) -> ReadError {
