@@ -62,6 +62,26 @@ fn loopback_name(name: &str) -> bool {
     name.parse::<Ipv4Addr>().is_ok_and(|ip| ip.is_loopback())
 }
 
+/// A configured `Host` or origin that could never match is a mistake to say at start, not a
+/// door that silently stays shut.
+pub(super) fn check_configured(hosts: &[String], origins: &[String]) -> Result<(), String> {
+    if let Some(h) = hosts.iter().find(|h| split_host(h).is_none()) {
+        return Err(format!("--allow-host {h:?}: a host is NAME or NAME:PORT"));
+    }
+    let origin_ok = |o: &str| {
+        o.split_once("://").is_some_and(|(scheme, rest)| {
+            !scheme.is_empty() && !rest.contains('/') && split_host(rest).is_some()
+        })
+    };
+    if let Some(o) = origins.iter().find(|o| !origin_ok(o)) {
+        return Err(format!(
+            "--allow-origin {o:?}: an origin is scheme://host[:port], as browsers send it (no \
+             path, no trailing /)"
+        ));
+    }
+    Ok(())
+}
+
 impl Guard {
     fn host_allowed(&self, value: &str) -> bool {
         let Some((name, port)) = split_host(value) else {
@@ -207,6 +227,22 @@ mod tests {
         ] {
             assert!(!g.host_allowed(refused), "{refused}");
         }
+    }
+
+    #[test]
+    fn configured_names_are_checked() {
+        let ok = |h: &[&str], o: &[&str]| {
+            let v = |x: &[&str]| x.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+            check_configured(&v(h), &v(o)).is_ok()
+        };
+        assert!(ok(
+            &["dev.box", "dev.box:1", "[::1]:2"],
+            &["http://a.example:5173"]
+        ));
+        assert!(!ok(&["dev.box:"], &[]));
+        assert!(!ok(&[], &["http://a.example/"]));
+        assert!(!ok(&[], &["a.example"]));
+        assert!(!ok(&[], &["http://"]));
     }
 
     #[test]

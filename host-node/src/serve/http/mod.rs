@@ -156,6 +156,8 @@ pub(super) fn serve(
             ),
         ));
     }
+    guard::check_configured(&opts.allow_hosts, &opts.allow_origins)
+        .map_err(|why| CliError::new(ErrorKind::InvalidInput, why))?;
     let root = backend.roots().first().cloned().unwrap_or_default();
     let token = token::resolve(given, &root)?;
     let signalled = on_signals()?;
