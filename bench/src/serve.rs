@@ -284,7 +284,7 @@ fn http_throughput(bin: &Path, data: &Path, n: usize) -> Result<f64> {
         .args(["serve", "--http", "127.0.0.1:0", "--workers", "8", "--root"])
         .arg(&ws)
         .env_remove("REWIND_DB")
-        .env_remove("REWIND_SERVE_TOKEN")
+        .env("REWIND_SERVE_TOKEN", HTTP_TOKEN)
         .stderr(Stdio::piped())
         .spawn()?;
     let mut err = BufReader::new(child.stderr.take().ok_or("no stderr")?);
@@ -327,13 +327,17 @@ fn http_throughput(bin: &Path, data: &Path, n: usize) -> Result<f64> {
     Ok((n * PER_CLIENT) as f64 / secs)
 }
 
+/// The token the measured server is given (`/rpc` always needs one).
+const HTTP_TOKEN: &str = "bench-token";
+
 /// One `POST /rpc` on its own connection; the result.
 fn post(addr: SocketAddr, method: &str, params: Value) -> Result<Value> {
     let body = json!({ "jsonrpc": "2.0", "id": 1, "method": method, "params": params }).to_string();
     let mut s = TcpStream::connect(addr)?;
     write!(
         s,
-        "POST /rpc HTTP/1.1\r\nHost: localhost\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "POST /rpc HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+         Authorization: Bearer {HTTP_TOKEN}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     )?;
     let mut raw = String::new();

@@ -1,10 +1,13 @@
-//! `rewind serve --http` with real clients over TCP: health, the token, batches, many clients
-//! recording at once (nothing lost), clients racing one precondition (one winner), and a
-//! graceful stop while an apply runs.
+//! `rewind serve --http` with real clients over TCP: health, the token (given, or generated
+//! into a 0600 file and kept), batches, many clients recording at once (nothing lost), clients
+//! racing one precondition (one winner), and a graceful stop while an apply runs. Attacks on
+//! the server (other origins, rebinding, lying lengths, slow clients) are in serve_attack.rs.
 
 mod common;
 
-use common::serve::{count, http, http_server, many_files, rewind, rpc, rpc_ok};
+use common::serve::{
+    Endpoint, banner, count, http, http_server, many_files, rewind, rpc, rpc_ok, shown_token,
+};
 use serde_json::{Value, json};
 use std::process::Child;
 
@@ -17,7 +20,7 @@ fn root_arg(dir: &tempfile::TempDir) -> [String; 2] {
     ["--root".into(), dir.path().display().to_string()]
 }
 
-fn start(dir: &tempfile::TempDir) -> (Child, std::net::SocketAddr) {
+fn start(dir: &tempfile::TempDir) -> (Child, Endpoint) {
     let [a, b] = root_arg(dir);
     http_server(&[&a, &b], &[])
 }
@@ -25,7 +28,8 @@ fn start(dir: &tempfile::TempDir) -> (Child, std::net::SocketAddr) {
 #[test]
 fn health_routes_and_batches() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let (child, addr) = start(&dir);
+    let (child, ep) = start(&dir);
+    let addr = ep.addr;
     assert_eq!(
         http(addr, "GET", "/health", "", None),
         (200, r#"{"status":"ok"}"#.into())
@@ -38,7 +42,7 @@ fn health_routes_and_batches() {
         { "jsonrpc": "2.0", "method": "listSessions" },
         { "jsonrpc": "2.0", "method": "listSessions", "id": 2 },
     ]);
-    let (status, body) = http(addr, "POST", "/rpc", &batch.to_string(), None);
+    let (status, body) = http(addr, "POST", "/rpc", &batch.to_string(), Some(ep.token));
     assert_eq!(status, 200, "{body}");
     let replies: Value = serde_json::from_str(&body).expect("JSON");
     assert_eq!(replies.as_array().map(Vec::len), Some(2), "{replies}");
@@ -46,10 +50,10 @@ fn health_routes_and_batches() {
     // Only notifications: no content; not JSON: a parse error.
     let note = json!({ "jsonrpc": "2.0", "method": "listSessions" }).to_string();
     assert_eq!(
-        http(addr, "POST", "/rpc", &note, None),
+        http(addr, "POST", "/rpc", &note, Some(ep.token)),
         (204, String::new())
     );
-    let (status, body) = http(addr, "POST", "/rpc", "{oops", None);
+    let (status, body) = http(addr, "POST", "/rpc", "{oops", Some(ep.token));
     let parsed: Value = serde_json::from_str(&body).expect("JSON");
     assert_eq!((status, &parsed["error"]["code"]), (200, &json!(-32700)));
     stop(child);
@@ -59,25 +63,100 @@ fn health_routes_and_batches() {
 fn a_configured_token_is_required_on_rpc() {
     let dir = tempfile::tempdir().expect("tempdir");
     let [a, b] = root_arg(&dir);
-    let (child, addr) = http_server(&[&a, &b], &[("REWIND_SERVE_TOKEN", "s3cret")]);
+    let (child, ep) = http_server(&[&a, &b], &[("REWIND_SERVE_TOKEN", "s3cret")]);
+    let addr = ep.addr;
     let call = json!({ "jsonrpc": "2.0", "method": "listSessions", "id": 1 }).to_string();
     assert_eq!(http(addr, "GET", "/health", "", None).0, 200);
-    assert_eq!(http(addr, "POST", "/rpc", &call, None).0, 401);
-    assert_eq!(http(addr, "POST", "/rpc", &call, Some("wrong")).0, 401);
-    assert_eq!(http(addr, "POST", "/rpc", &call, Some("s3cret!")).0, 401);
+    // Missing and wrong are told apart; both are 401 `untrusted` in the JSON-RPC shape.
+    let refused = |token: Option<&str>| {
+        let (status, body) = http(addr, "POST", "/rpc", &call, token);
+        assert_eq!(status, 401, "{body}");
+        let reply: Value = serde_json::from_str(&body).expect("JSON");
+        assert_eq!(reply["error"]["data"]["code"], "untrusted", "{reply}");
+        assert_eq!(reply["id"], Value::Null);
+        reply["error"]["message"]
+            .as_str()
+            .expect("message")
+            .to_owned()
+    };
+    let missing = refused(None);
+    assert!(missing.contains("a token is required"), "{missing}");
+    for wrong in ["wrong", "s3cret!", "s3cre", ""] {
+        let message = refused(Some(wrong));
+        assert!(message.contains("the token is wrong"), "{message}");
+        assert!(!message.contains("s3cret"), "the token leaked: {message}");
+    }
     let (status, body) = http(addr, "POST", "/rpc", &call, Some("s3cret"));
     assert_eq!(
         (status, body.as_str()),
         (200, r#"{"jsonrpc":"2.0","result":[],"id":1}"#)
     );
     stop(child);
-    // Reachable from elsewhere without a token: refused at the start.
+    // A given token is not written anywhere.
+    assert!(!dir.path().join(".rewind/serve-token").exists());
+    // Reachable from elsewhere without a token given: refused at the start.
     let out = rewind()
         .args(["serve", "--http", "0.0.0.0:0", &a, &b])
         .output()
         .expect("run");
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("token"));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_generated_token_is_private_printed_and_kept() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join(".rewind/serve-token");
+    let (child, ep) = start(&dir);
+    let meta = std::fs::symlink_metadata(&file).expect("the token file");
+    assert!(meta.is_file());
+    assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+    let kept = std::fs::read_to_string(&file).expect("read");
+    assert_eq!(kept.trim(), ep.token, "the printed token is the file's");
+    assert_eq!(ep.token.len(), 64);
+    rpc_ok(ep, "createSession", json!([{ "title": "t" }]));
+    stop(child);
+    // Started again: the same token, the file untouched.
+    let (child, again) = start(&dir);
+    assert_eq!(again.token, ep.token);
+    assert_eq!(std::fs::read_to_string(&file).expect("read"), kept);
+    assert_eq!(
+        rpc_ok(again, "listSessions", json!([]))
+            .as_array()
+            .map(Vec::len),
+        Some(1)
+    );
+    stop(child);
+    // A token file anyone else could read, a link, a directory: refused, not trusted or
+    // repaired.
+    let refused = |why: &str| {
+        let [a, b] = root_arg(&dir);
+        let out = rewind()
+            .args(["serve", "--http", "0", &a, &b])
+            .output()
+            .expect("run");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(err.contains(why) && err.contains("serve-token"), "{err}");
+    };
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+    refused("readable by others");
+    std::fs::remove_file(&file).expect("rm");
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::write(&elsewhere, &kept).expect("write");
+    std::fs::set_permissions(&elsewhere, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+    std::os::unix::fs::symlink(&elsewhere, &file).expect("symlink");
+    refused("symbolic link");
+    std::fs::remove_file(&file).expect("rm");
+    std::fs::create_dir(&file).expect("mkdir");
+    refused("not a regular file");
+    // Removed: a new one is made.
+    std::fs::remove_dir(&file).expect("rmdir");
+    let (child, fresh) = start(&dir);
+    assert_ne!(fresh.token, ep.token);
+    stop(child);
 }
 
 #[test]
@@ -174,16 +253,10 @@ fn sigterm_lets_a_running_apply_finish() {
     const FILES: usize = 400;
     let dir = tempfile::tempdir().expect("tempdir");
     let (session, prompt) = many_files(dir.path(), FILES);
-    let (mut child, addr) = start(&dir);
+    let (mut child, ep) = start(&dir);
     let ws = dir.path();
     std::thread::scope(|s| {
-        let apply = s.spawn(|| {
-            rpc(
-                addr,
-                "applyFileRewind",
-                json!([session, { "since": prompt }]),
-            )
-        });
+        let apply = s.spawn(|| rpc(ep, "applyFileRewind", json!([session, { "since": prompt }])));
         // Once the apply has written a file (and is still going), ask the server to stop.
         while count(ws, FILES, "before") == 0 && !apply.is_finished() {
             std::thread::sleep(std::time::Duration::from_millis(1));
@@ -201,5 +274,32 @@ fn sigterm_lets_a_running_apply_finish() {
     assert_eq!(count(ws, FILES, "before"), FILES);
     assert_eq!(child.wait().expect("wait").code(), Some(0));
     // Stopped: nothing listens any more.
-    assert!(std::net::TcpStream::connect(addr).is_err());
+    assert!(std::net::TcpStream::connect(ep.addr).is_err());
+}
+
+#[test]
+fn servers_starting_at_once_share_one_token() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let [a, b] = root_arg(&dir);
+    // Spawned together, before any has printed: one makes the file, the others read it whole.
+    let mut children: Vec<Child> = (0..4)
+        .map(|_| {
+            rewind()
+                .args(["serve", "--http", "0", &a, &b])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("spawn")
+        })
+        .collect();
+    let tokens: std::collections::BTreeSet<String> = children
+        .iter_mut()
+        .map(|c| shown_token(&banner(c).token_line).expect("a token"))
+        .collect();
+    assert_eq!(tokens.len(), 1, "{tokens:?}");
+    let file = std::fs::read_to_string(dir.path().join(".rewind/serve-token")).expect("read");
+    assert_eq!(tokens.first().map(String::as_str), Some(file.trim()));
+    for c in children {
+        stop(c);
+    }
 }

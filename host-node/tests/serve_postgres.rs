@@ -6,7 +6,7 @@ mod common;
 #[path = "common/pg.rs"]
 mod pg;
 
-use common::serve::{http_server, rpc, rpc_ok};
+use common::serve::{Endpoint, http_server, rpc, rpc_ok};
 use serde_json::{Value, json};
 use std::process::Child;
 
@@ -16,7 +16,7 @@ fn stop(mut child: Child) {
 }
 
 /// Two servers over the same root and the same database.
-fn two_servers(dir: &std::path::Path, url: &str) -> [(Child, std::net::SocketAddr); 2] {
+fn two_servers(dir: &std::path::Path, url: &str) -> [(Child, Endpoint); 2] {
     let root = dir.display().to_string();
     let start = || http_server(&["--root", &root], &[("REWIND_STORE", url)]);
     [start(), start()]

@@ -32,19 +32,20 @@ pub struct Args {
     stdio: bool,
     /// JSON-RPC 2.0 over HTTP: `POST /rpc` (single or batch) and `GET /health`, at ADDR
     /// (`HOST:PORT`, or a bare port on 127.0.0.1; port 0 picks a free one, printed on stderr).
+    /// `/rpc` always needs `Authorization: Bearer <token>`: REWIND_SERVE_TOKEN, `token` in
+    /// --config, or one generated into .rewind/serve-token (printed on stderr).
     #[arg(long, value_name = "ADDR")]
     http: Option<String>,
     /// A directory whose workspaces may be served: the root itself or any directory inside it
     /// (repeatable). Default: the current workspace (found as for every command).
     #[arg(long = "root", value_name = "DIR")]
     roots: Vec<PathBuf>,
-    /// A JSON file `{"roots": [...], "token": "..."}` (roots relative to the file's directory).
+    /// A JSON file `{"roots": [...], "token": "...", "hosts": [...], "origins": [...]}` (roots
+    /// relative to the file's directory).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
-    /// Requests the HTTP server runs at once.
-    #[arg(long, value_name = "N", default_value_t = 8,
-          value_parser = clap::value_parser!(u16).range(1..=256))]
-    workers: u16,
+    #[command(flatten)]
+    http_opts: http::Options,
 }
 
 /// `--config`'s file.
@@ -55,6 +56,12 @@ struct FileConfig {
     roots: Vec<PathBuf>,
     #[serde(default)]
     token: Option<String>,
+    /// `Host` names the HTTP server answers besides the loopback ones (`name` or `name:port`).
+    #[serde(default)]
+    hosts: Vec<String>,
+    /// Browser origins (`scheme://host[:port]`) allowed to call the HTTP server.
+    #[serde(default)]
+    origins: Vec<String>,
 }
 
 fn read_config(path: &Path) -> Result<FileConfig, CliError> {
@@ -87,15 +94,12 @@ pub fn run(
     let mut roots = args.roots.clone();
     roots.extend(file.roots);
     let token = match std::env::var(TOKEN_ENV) {
-        Ok(t) => Some(t),
-        Err(_) => file.token,
+        Ok(t) => Some(http::Given::new(t, TOKEN_ENV)?),
+        Err(_) => file
+            .token
+            .map(|t| http::Given::new(t, "the --config file"))
+            .transpose()?,
     };
-    if token.as_deref().is_some_and(|t| t.trim().is_empty()) {
-        return Err(CliError::new(
-            ErrorKind::InvalidInput,
-            "the serve token is empty",
-        ));
-    }
     let backend = if roots.is_empty() {
         // The current workspace, found as for every command (its `--db` with it).
         let located = crate::cli::locate_for_serve(workspace, db)?;
@@ -112,7 +116,12 @@ pub fn run(
     .map_err(|e| CliError::new(ErrorKind::InvalidInput, e.message))?
     .with_store(store);
     match &args.http {
-        Some(addr) => http::serve(&backend, addr, token, usize::from(args.workers)),
+        Some(addr) => {
+            let mut opts = args.http_opts;
+            opts.allow_hosts.extend(file.hosts);
+            opts.allow_origins.extend(file.origins);
+            http::serve(backend, addr, token, opts)
+        }
         None => stdio::serve(&backend),
     }
 }

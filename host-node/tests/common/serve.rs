@@ -87,8 +87,56 @@ impl StdioServer {
     }
 }
 
-/// `rewind serve --http 127.0.0.1:0` with `args`; the child and the address it printed.
-pub(crate) fn http_server(args: &[&str], env: &[(&str, &str)]) -> (Child, SocketAddr) {
+/// A running HTTP server: where it listens and the token `/rpc` needs (leaked: a test
+/// starts a handful of servers, and a `Copy` endpoint moves into client threads as it is).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Endpoint {
+    pub(crate) addr: SocketAddr,
+    pub(crate) token: &'static str,
+}
+
+/// What a server printed on stderr before it served: its address, its roots line and its
+/// token line.
+pub(crate) struct Banner {
+    pub(crate) addr: SocketAddr,
+    pub(crate) token_line: String,
+}
+
+/// Read the three start lines from a server's stderr, then pass the rest on to ours.
+pub(crate) fn banner(child: &mut Child) -> Banner {
+    let mut err = BufReader::new(child.stderr.take().expect("stderr"));
+    let mut lines = Vec::new();
+    for _ in 0..3 {
+        let mut line = String::new();
+        err.read_line(&mut line).expect("read stderr");
+        lines.push(line.trim().to_owned());
+    }
+    let addr = lines[0]
+        .strip_prefix("rewind serve: listening on http://")
+        .unwrap_or_else(|| panic!("no address in {lines:?}"))
+        .parse()
+        .expect("address");
+    // The rest of stderr goes on to ours (and never fills the pipe).
+    std::thread::spawn(move || {
+        for l in err.lines().map_while(Result::ok) {
+            eprintln!("{l}");
+        }
+    });
+    Banner {
+        addr,
+        token_line: lines[2].clone(),
+    }
+}
+
+/// The token a start line shows (`… Bearer <hex> on POST /rpc`), if it shows one.
+pub(crate) fn shown_token(line: &str) -> Option<String> {
+    let t = line.split("Bearer ").nth(1)?.split(' ').next()?;
+    (t.len() == 64 && t.bytes().all(|b| b.is_ascii_hexdigit())).then(|| t.to_owned())
+}
+
+/// `rewind serve --http 127.0.0.1:0` with `args`; the child and its endpoint (the token given
+/// in `env`, or the one it generated and printed).
+pub(crate) fn http_server(args: &[&str], env: &[(&str, &str)]) -> (Child, Endpoint) {
     let mut c = rewind();
     c.args(["serve", "--http", "127.0.0.1:0"]).args(args);
     for (k, v) in env {
@@ -100,25 +148,84 @@ pub(crate) fn http_server(args: &[&str], env: &[(&str, &str)]) -> (Child, Socket
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn rewind serve --http");
-    let mut err = BufReader::new(child.stderr.take().expect("stderr"));
-    let mut line = String::new();
-    err.read_line(&mut line).expect("read stderr");
-    let addr = line
-        .trim()
-        .strip_prefix("rewind serve: listening on http://")
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .parse()
-        .expect("address");
-    // The rest of stderr goes on to ours (and never fills the pipe).
-    std::thread::spawn(move || {
-        for l in err.lines().map_while(Result::ok) {
-            eprintln!("{l}");
+    let b = banner(&mut child);
+    let given = env.iter().find(|(k, _)| *k == "REWIND_SERVE_TOKEN");
+    let token = match given {
+        Some((_, t)) => (*t).to_owned(),
+        None => {
+            shown_token(&b.token_line).unwrap_or_else(|| panic!("no token in {:?}", b.token_line))
         }
-    });
-    (child, addr)
+    };
+    let token = Box::leak(token.into_boxed_str());
+    (
+        child,
+        Endpoint {
+            addr: b.addr,
+            token,
+        },
+    )
 }
 
-/// One HTTP/1.1 request (`Connection: close`); the status and the body.
+/// A response as it came: the status, the head's text and the body.
+#[derive(Debug)]
+pub(crate) struct Response {
+    pub(crate) status: u16,
+    pub(crate) head: String,
+    pub(crate) body: String,
+}
+
+impl Response {
+    /// The body as JSON.
+    pub(crate) fn json(&self) -> Value {
+        serde_json::from_str(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {} {:?}", self.status, self.body))
+    }
+}
+
+/// Read one response from `s` (its head, then Content-Length bytes of body).
+pub(crate) fn read_response(s: &mut TcpStream) -> std::io::Result<Response> {
+    let mut raw = Vec::new();
+    let mut byte = [0u8; 1];
+    while !raw.ends_with(b"\r\n\r\n") {
+        if s.read(&mut byte)? == 0 {
+            return Err(std::io::ErrorKind::UnexpectedEof.into());
+        }
+        raw.push(byte[0]);
+    }
+    let head = String::from_utf8_lossy(&raw).into_owned();
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {head:?}"));
+    let length: usize = head
+        .lines()
+        .find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.eq_ignore_ascii_case("content-length")
+                .then(|| v.trim().parse().ok())?
+        })
+        .unwrap_or(0);
+    let mut body = vec![0u8; length];
+    s.read_exact(&mut body)?;
+    Ok(Response {
+        status,
+        head,
+        body: String::from_utf8_lossy(&body).into_owned(),
+    })
+}
+
+/// Send `bytes` on a new connection and read the one response (at most 10 s).
+pub(crate) fn raw(addr: SocketAddr, bytes: &[u8]) -> Response {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .expect("timeout");
+    s.write_all(bytes).expect("send");
+    read_response(&mut s).expect("a response")
+}
+
+/// One HTTP/1.1 request (`Connection: close`, JSON) with the token if given; the status and
+/// the body.
 pub(crate) fn http(
     addr: SocketAddr,
     method: &str,
@@ -126,37 +233,30 @@ pub(crate) fn http(
     body: &str,
     token: Option<&str>,
 ) -> (u16, String) {
-    let mut s = TcpStream::connect(addr).expect("connect");
     let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
-    write!(
-        s,
-        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
-         {auth}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .expect("send");
-    let mut raw = String::new();
-    s.read_to_string(&mut raw).expect("receive");
-    let (head, body) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
-    let status = head
-        .split(' ')
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or_else(|| panic!("no status in {head:?}"));
-    (status, body.to_owned())
+    let r = raw(
+        addr,
+        format!(
+            "{method} {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+             {auth}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .as_bytes(),
+    );
+    (r.status, r.body)
 }
 
-/// `POST /rpc` of one call (id 1) without a token; the whole reply.
-pub(crate) fn rpc(addr: SocketAddr, method: &str, params: Value) -> Value {
+/// `POST /rpc` of one call (id 1) with the server's token; the whole reply.
+pub(crate) fn rpc(ep: Endpoint, method: &str, params: Value) -> Value {
     let body = json!({ "jsonrpc": "2.0", "id": 1, "method": method, "params": params });
-    let (status, text) = http(addr, "POST", "/rpc", &body.to_string(), None);
+    let (status, text) = http(ep.addr, "POST", "/rpc", &body.to_string(), Some(ep.token));
     assert_eq!(status, 200, "{text}");
     serde_json::from_str(&text).expect("JSON reply")
 }
 
 /// [`rpc`] that must succeed: its result.
-pub(crate) fn rpc_ok(addr: SocketAddr, method: &str, params: Value) -> Value {
-    let r = rpc(addr, method, params);
+pub(crate) fn rpc_ok(ep: Endpoint, method: &str, params: Value) -> Value {
+    let r = rpc(ep, method, params);
     assert!(r.get("error").is_none(), "{method}: {r}");
     r["result"].clone()
 }

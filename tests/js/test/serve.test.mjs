@@ -1,6 +1,6 @@
 // `rewind serve` from Node with nothing but node:child_process (stdio) and fetch (HTTP): a
 // whole session over stdio (record with base64 bytes, a preview with a conflict, a merge,
-// undo, fork) and the same protocol as POST /rpc with a bearer token.
+// undo, fork) and the same protocol as POST /rpc with the token the server generated.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
@@ -83,23 +83,41 @@ test('a whole session over stdio: record, preview a conflict, merge, undo, fork'
   assert.equal(await rw.close(), 0);
 });
 
-test('POST /rpc with a bearer token, GET /health without', async () => {
+test('POST /rpc with the generated token and JSON, GET /health without', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rewind-serve-'));
   const server = spawn(CLI, ['serve', '--http', '127.0.0.1:0', '--root', dir], {
-    env: { ...env(), REWIND_SERVE_TOKEN: 'node-token' },
+    env: env(),
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const exited = new Promise((resolve) => server.on('close', resolve));
-  const first = await new Promise((resolve) => createInterface({ input: server.stderr }).once('line', resolve));
-  const base = first.replace('rewind serve: listening on ', '');
+  // Three start lines: the address, the roots, the token (and where it is kept).
+  const lines = [];
+  await new Promise((resolve) => {
+    const rl = createInterface({ input: server.stderr });
+    rl.on('line', (line) => {
+      if (lines.push(line) === 3) resolve();
+    });
+  });
+  const base = lines[0].replace('rewind serve: listening on ', '');
+  const token = fs.readFileSync(path.join(dir, '.rewind/serve-token'), 'utf8').trim();
+  assert.ok(lines[2].includes(`Authorization: Bearer ${token}`), lines[2]);
+  assert.equal(fs.statSync(path.join(dir, '.rewind/serve-token')).mode & 0o777, 0o600);
   try {
     assert.deepEqual(await (await fetch(`${base}/health`)).json(), { status: 'ok' });
     const body = JSON.stringify([
       { jsonrpc: '2.0', id: 1, method: 'createSession', params: [{ title: 'http' }] },
       { jsonrpc: '2.0', id: 2, method: 'listSessions', params: [] },
     ]);
-    assert.equal((await fetch(`${base}/rpc`, { method: 'POST', body })).status, 401);
-    const res = await fetch(`${base}/rpc`, { method: 'POST', body, headers: { Authorization: 'Bearer node-token' } });
+    const json = { 'Content-Type': 'application/json' };
+    // Refusals are JSON-RPC error objects with the stable code: no token, a text body.
+    const noToken = await fetch(`${base}/rpc`, { method: 'POST', body, headers: json });
+    assert.equal(noToken.status, 401);
+    assert.equal((await noToken.json()).error.data.code, 'untrusted');
+    const auth = { Authorization: `Bearer ${token}` };
+    const text = await fetch(`${base}/rpc`, { method: 'POST', body, headers: auth });
+    assert.equal(text.status, 415);
+    assert.equal((await text.json()).error.data.code, 'invalid_input');
+    const res = await fetch(`${base}/rpc`, { method: 'POST', body, headers: { ...auth, ...json } });
     const [created, listed] = await res.json();
     assert.equal(listed.result[0].id, created.result.id);
   } finally {
