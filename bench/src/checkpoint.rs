@@ -441,7 +441,7 @@ fn scenario(
         None => {
             t.value(
                 "rewind CLI, warm",
-                "not built (cargo build --release -p rewind-host)".into(),
+                "not built (cargo build --release -p rewind-cli)".into(),
                 "",
                 Met::None,
             );

@@ -18,7 +18,7 @@ pub(crate) fn rewind_bin() -> Result<PathBuf> {
     let bin = exe.parent().ok_or("no binary directory")?.join("rewind");
     if !bin.is_file() {
         return Err(format!(
-            "{} is missing: build -p rewind-host in release mode",
+            "{} is missing: build -p rewind-cli in release mode",
             bin.display()
         )
         .into());

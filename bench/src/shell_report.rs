@@ -241,7 +241,7 @@ pub fn table(tree: &Tree, r: &Results) -> Table {
     } else {
         t.value(
             "rewind CLI",
-            "not built (cargo build --release -p rewind-host)".into(),
+            "not built (cargo build --release -p rewind-cli)".into(),
             "",
             Met::None,
         );

@@ -2,27 +2,25 @@
 //! reads and writes real files inside a root directory, and [`open`] puts them together with a
 //! real clock and random ids, settling any journal a crash left behind.
 
-// Every byte of output goes through `cli::output`, which handles a closed pipe and a full disk.
+// A library prints nothing: what it has to say goes back to its caller.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
-pub mod agents;
-pub mod cli;
 pub mod config;
 pub mod current;
 pub mod disk;
-pub mod hook;
 pub mod native;
+#[cfg(feature = "postgres")]
 pub mod postgres;
 pub mod rpc;
-pub mod serve;
 pub mod sqlite;
 pub mod store;
 
 pub use disk::DiskWorkspace;
+pub use native::AnyStore;
 pub use native::{
     Access, NativeEngine, NativeWorkspace, OpenError, OpenOptions, Opened, RandomIds, SystemClock,
     Trust, default_db_path, open, open_with, trust_store,
 };
+#[cfg(feature = "postgres")]
 pub use postgres::PgStore;
 pub use sqlite::{Durability, SqliteStore};
-pub use store::AnyStore;

@@ -319,13 +319,13 @@ fn io_error(what: &str, path: &WorkPath, disk: &Path, e: io::Error) -> HostError
 /// Replace one of rewind's own files beside the store (config, workspace id, `.gitignore`) or
 /// an agent's settings file (`rewind init`) the same atomic, durable way a workspace file is
 /// replaced, keeping its permission bits.
-pub(crate) fn write_own_file(path: &Path, bytes: &[u8]) -> Result<(), HostError> {
+pub fn write_own_file(path: &Path, bytes: &[u8]) -> Result<(), HostError> {
     let keep = fs::metadata(path).ok();
     write_file_like(path, bytes, keep.as_ref())
 }
 
 /// [`write_own_file`] with the permission bits of `like` (a backup gets its original's).
-pub(crate) fn write_file_like(
+pub fn write_file_like(
     path: &Path,
     bytes: &[u8],
     like: Option<&Metadata>,
@@ -339,7 +339,7 @@ pub(crate) fn file_error(what: &str, path: &Path, e: io::Error) -> HostError {
 }
 
 /// An I/O failure in words a person acts on: a full disk says "disk full".
-pub(crate) fn describe(e: &io::Error) -> String {
+pub fn describe(e: &io::Error) -> String {
     match e.kind() {
         io::ErrorKind::StorageFull | io::ErrorKind::QuotaExceeded => format!("disk full ({e})"),
         _ => e.to_string(),

@@ -2,6 +2,7 @@
 //! together ([`open`]), with the rules that make it safe beside other processes and with stores
 //! that came from elsewhere (see `open` and `trust`).
 
+mod any;
 mod open;
 mod trust;
 
@@ -12,7 +13,7 @@ pub use open::{
 pub use trust::{Trust, trust_store, trust_store_in};
 
 use crate::disk::DiskWorkspace;
-use crate::store::AnyStore;
+pub use any::AnyStore;
 use rewind_core::model::Millis;
 use rewind_core::path::WorkPath;
 use rewind_core::ports::{Clock, IdSource, Workspace};

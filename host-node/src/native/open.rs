@@ -14,13 +14,12 @@
 //! `db` still names where the workspace's own files are (`config.json`, the current session,
 //! the workspace id file): `<workspace>/.rewind/` unless `--db` says otherwise.
 
+use super::AnyStore;
 use super::trust::{self, Trust};
 use super::{NativeEngine, NativeWorkspace, RandomIds, SystemClock};
 use crate::config::Config;
 use crate::disk::DiskWorkspace;
-use crate::postgres::PgStore;
 use crate::sqlite::{LOCK_TIMEOUT, SqliteStore};
-use crate::store::AnyStore;
 use rewind_core::recover;
 use rewind_core::{Engine, ErrorKind, HostError, HostErrorKind};
 use std::path::{Path, PathBuf};
@@ -151,9 +150,7 @@ pub fn open_store_with(
     let disk = protect_store(disk, db_path).allow_git_writes(opts.config.allow_git_writes);
     if opts.access == Access::Read {
         let found: Option<AnyStore> = match url {
-            Some(url) => PgStore::open_read_only(url)
-                .map_err(db_err)?
-                .map(Into::into),
+            Some(url) => AnyStore::open_postgres_read_only(url).map_err(db_err)?,
             None if db_path.exists() => {
                 Some(SqliteStore::open_read_only(db_path).map_err(db_err)?.into())
             }
@@ -182,7 +179,7 @@ pub fn open_store_with(
     let existed = url.is_none() && db_path.exists();
     prepare_store_dir(db_path).map_err(db_err)?;
     let mut store: AnyStore = match url {
-        Some(url) => PgStore::open(url).map_err(db_err)?.into(),
+        Some(url) => AnyStore::open_postgres(url).map_err(db_err)?,
         None => SqliteStore::open(db_path).map_err(db_err)?.into(),
     };
     store.set_blob_limit(opts.config.max_file_bytes);

@@ -9,9 +9,8 @@
 //! there is no database file whose owner could be compared: who may use the database is the
 //! server's access control, and the user check here is the `trusted_uids` list alone.
 
-use crate::postgres::PgStore;
+use super::AnyStore;
 use crate::sqlite::SqliteStore;
-use crate::store::AnyStore;
 use rewind_core::HostError;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -172,7 +171,7 @@ pub fn trust_store_in(
         ))
     })?;
     let mut store: AnyStore = match url {
-        Some(url) => PgStore::open(url)?.into(),
+        Some(url) => AnyStore::open_postgres(url)?,
         None if !db.exists() => {
             return Err(HostError::io(format!(
                 "there is no rewind store at {}",

@@ -1,8 +1,8 @@
 //! Facts about the store itself (`store_info`: which workspace it acts on, who may act on it)
-//! and ids by prefix, as the SQLite store has them (see `crate::sqlite::IdTable`).
+//! and ids by prefix, as the SQLite store has them (see `crate::store::IdTable`).
 
 use super::{PgStore, error, prepared};
-use crate::sqlite::IdTable;
+use crate::store::IdTable;
 use rewind_core::HostError;
 use rewind_core::id::SessionId;
 

@@ -30,7 +30,7 @@ mod tests;
 mod write;
 
 pub use crate::store::lock::LOCK_TIMEOUT;
-pub use prefix::IdTable;
+
 pub use schema::SCHEMA_VERSION;
 pub use write::Durability;
 

@@ -1,11 +1,12 @@
-//! What the stores share: the blob row rules (`blobs`), the apply lock's rules (`lock`), and
-//! [`AnyStore`], the store the native engine runs on (SQLite, the embedded default, or
-//! PostgreSQL).
+//! What the stores share, below both of them: the blob row rules (`blobs`), the apply lock's
+//! rules (`lock`), the preconditions a batch is checked against, refusals, and the tables whose
+//! ids can be typed by prefix ([`IdTable`]). The store the native engine runs on, either of
+//! them, is [`crate::native::AnyStore`].
 
-mod any;
 pub(crate) mod blobs;
+mod ids;
 pub(crate) mod lock;
 pub(crate) mod precondition;
 pub(crate) mod refusal;
 
-pub use any::AnyStore;
+pub use ids::IdTable;

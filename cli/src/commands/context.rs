@@ -1,0 +1,138 @@
+//! What every command sees: where the store is, how to print, and the session it acts on.
+
+use super::refs;
+use crate::{CliError, output, style};
+use rewind_core::ErrorKind;
+use rewind_core::id::SessionId;
+use rewind_host::native::{Access, NativeEngine, OpenOptions, Opened, open_store_with};
+use std::path::PathBuf;
+
+/// Global settings every command sees.
+#[derive(Debug)]
+pub(crate) struct Context {
+    pub(crate) workspace: PathBuf,
+    pub(crate) db: PathBuf,
+    /// The PostgreSQL store, when the records are not in `db`.
+    pub(crate) store: Option<String>,
+    /// There is no store, and the command may not start one: why, with how to start one.
+    pub(crate) no_store: Option<CliError>,
+    pub(crate) json: bool,
+    /// How text is formatted (colour, times).
+    pub(crate) style: style::Style,
+    /// Whether the command opened the store to change it (id prefixes must then be longer).
+    pub(crate) changing: std::cell::Cell<bool>,
+}
+
+impl Context {
+    /// How ids typed for this command are looked up in `engine` (see [`refs::Lookup`]).
+    pub(crate) fn lookup<'a>(&self, engine: &'a NativeEngine) -> refs::Lookup<'a> {
+        refs::Lookup {
+            engine,
+            changing: self.changing.get(),
+        }
+    }
+
+    /// Open the engine with exactly the rights the command needs (see [`Access`]). Warnings
+    /// about journals go to stderr; they never stop the command.
+    pub(crate) fn engine(&self, access: Access) -> Result<NativeEngine, CliError> {
+        let opened = self.open(access)?;
+        if !self.json {
+            for r in &opened.recovered.recovered {
+                output::warn(&format!(
+                    "recovered interrupted apply {} ({:?}): {} restored",
+                    r.journal_id,
+                    r.action,
+                    style::count(r.restored_paths.len(), "path")
+                ));
+            }
+        }
+        for w in &opened.warnings {
+            output::warn(w);
+        }
+        Ok(opened.engine)
+    }
+
+    pub(crate) fn open(&self, access: Access) -> Result<Opened, CliError> {
+        // Nothing to act on: read (an empty store) rather than create one.
+        let access = if self.no_store.is_some() {
+            Access::Read
+        } else {
+            access
+        };
+        self.changing.set(access != Access::Read);
+        let config = rewind_host::config::Config::load(&self.db)
+            .map_err(|e| CliError::host(e.to_string()))?;
+        let opts = OpenOptions { access, config };
+        open_store_with(&self.workspace, &self.db, self.store.as_deref(), opts)
+            .map_err(CliError::open)
+    }
+
+    /// The session a command acts on: the one given; else the workspace's current session
+    /// (`rewind session new` / `use`, or the agent hooks, set it) while it still exists; else the
+    /// store's only session. Anything else is `invalid_input`, saying what to do.
+    pub(crate) fn session(
+        &self,
+        engine: &NativeEngine,
+        arg: &SessionArg,
+    ) -> Result<SessionId, CliError> {
+        if let Some(missing) = &self.no_store {
+            return Err(match &arg.session {
+                Some(given) => CliError::new(
+                    ErrorKind::NotFound,
+                    format!("session {given} not found: {}", missing.message()),
+                ),
+                None => CliError::new(
+                    ErrorKind::InvalidInput,
+                    format!("no session given and {}", missing.message()),
+                ),
+            });
+        }
+        if let Some(given) = &arg.session {
+            return refs::session(self.lookup(engine), given);
+        }
+        let stale = match rewind_host::current::read(&self.db) {
+            Some(id) => match rewind_core::load::session(engine.store(), &id) {
+                Err(e) if e.kind() == ErrorKind::NotFound => Some(id),
+                // Present (or unreadable, which the command itself reports).
+                _ => return Ok(id),
+            },
+            None => None,
+        };
+        let sessions = engine.sessions()?;
+        if let ([only], []) = (sessions.items.as_slice(), sessions.diagnostics.as_slice()) {
+            return Ok(only.id.clone());
+        }
+        let why = match stale {
+            Some(id) => format!("the current session {id} no longer exists"),
+            None => "there is no current session".to_owned(),
+        };
+        let what = match sessions.items.len() + sessions.diagnostics.len() {
+            0 => "the store has no sessions yet; start one with `rewind session new`".to_owned(),
+            n => format!(
+                "the store has {n} sessions; give one (see `rewind session list`) or pick the \
+                 current one with `rewind session use <SESSION>`"
+            ),
+        };
+        Err(CliError::new(
+            ErrorKind::InvalidInput,
+            format!("no session given and {why}: {what}"),
+        ))
+    }
+}
+
+/// The SESSION argument of every command that acts on one; optional (see [`Context::session`]).
+#[derive(Debug, clap::Args)]
+pub(crate) struct SessionArg {
+    /// The session (default: the current one, see `rewind session use`; or the store's only one).
+    #[arg(value_name = "SESSION")]
+    pub(crate) session: Option<String>,
+}
+
+/// Parse an id argument with a clear error.
+pub(crate) fn parse_id<T: std::str::FromStr<Err = rewind_core::id::IdError>>(
+    s: &str,
+) -> Result<T, CliError> {
+    s.parse().map_err(|e: rewind_core::id::IdError| {
+        CliError::new(ErrorKind::InvalidInput, e.to_string())
+    })
+}

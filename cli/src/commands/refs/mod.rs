@@ -1,0 +1,361 @@
+//! Ids people can type. Every id argument accepts the whole id, or a unique prefix of it with or
+//! without its type prefix (`ses_3f2a`, `3f2a`); an ambiguous prefix is refused with its
+//! candidates. Turns (and the prompts that start them) are also `#N` (the Nth turn of the active
+//! branch, from 1), `@` (the latest) and `@-N` (N before the latest).
+//!
+//! Prefixes are looked up with one index range scan of the store (`ids_with_prefix`); a whole id
+//! is passed on unchanged, so an unknown one is the engine's own `not_found`.
+
+mod turns;
+
+pub(crate) use turns::branch_turns;
+use turns::{TurnSpec, numbered};
+
+use super::{CliError, NativeEngine};
+use rewind_core::ErrorKind;
+use rewind_core::id::{
+    CheckpointId, CommandId, JournalId, MessageId, OperationId, SessionId, TurnId,
+};
+use rewind_host::store::IdTable;
+
+/// Candidates listed when a prefix is ambiguous.
+const SHOWN: usize = 8;
+
+/// The shortest prefix a command that changes anything accepts: `rewind undo 0` matching the one
+/// operation whose id starts with 0 is a slip, not a choice. Reading commands take any unique
+/// prefix.
+pub(super) const MIN_PREFIX_TO_CHANGE: usize = 4;
+
+struct Kind {
+    table: IdTable,
+    prefix: &'static str,
+    what: &'static str,
+}
+
+const SESSION: Kind = Kind {
+    table: IdTable::Sessions,
+    prefix: SessionId::PREFIX,
+    what: "session",
+};
+const MESSAGE: Kind = Kind {
+    table: IdTable::Messages,
+    prefix: MessageId::PREFIX,
+    what: "message",
+};
+const TURN: Kind = Kind {
+    table: IdTable::Turns,
+    prefix: TurnId::PREFIX,
+    what: "turn",
+};
+const CHECKPOINT: Kind = Kind {
+    table: IdTable::Checkpoints,
+    prefix: CheckpointId::PREFIX,
+    what: "checkpoint",
+};
+const OPERATION: Kind = Kind {
+    table: IdTable::Operations,
+    prefix: OperationId::PREFIX,
+    what: "operation",
+};
+const JOURNAL: Kind = Kind {
+    table: IdTable::Journals,
+    prefix: JournalId::PREFIX,
+    what: "journal",
+};
+
+/// What a prefix matched.
+enum Found {
+    /// Exactly one id (or a whole id nothing matched, for the engine to judge).
+    One(String),
+    /// Nothing.
+    None,
+    /// Several: the first few.
+    Many(Vec<String>),
+}
+
+/// Look `typed` up among the ids of `kind`.
+fn lookup(
+    at: Lookup<'_>,
+    kind: &Kind,
+    session: Option<&SessionId>,
+    typed: &str,
+) -> Result<Found, CliError> {
+    well_formed(kind, typed)?;
+    let typed = typed.trim();
+    let full = if typed.starts_with(kind.prefix) {
+        typed.to_owned()
+    } else {
+        format!("{}{}", kind.prefix, typed.to_ascii_lowercase())
+    };
+    let mut found = at
+        .engine
+        .store()
+        .ids_with_prefix(kind.table, session, &full, SHOWN + 1)
+        .map_err(|e| CliError::new(e.error_kind(), e.to_string()))?;
+    if found.contains(&full) {
+        return Ok(Found::One(full));
+    }
+    let given = full.len() - kind.prefix.len();
+    if at.changing && given < MIN_PREFIX_TO_CHANGE && !found.is_empty() {
+        return Err(too_short(kind, typed));
+    }
+    Ok(match found.len() {
+        0 if typed.starts_with(kind.prefix) => Found::One(full),
+        0 => Found::None,
+        1 => Found::One(found.remove(0)),
+        _ => Found::Many(found),
+    })
+}
+
+/// Where a lookup runs: the opened engine, and whether the command changes anything.
+#[derive(Clone, Copy)]
+pub(super) struct Lookup<'a> {
+    pub(super) engine: &'a NativeEngine,
+    pub(super) changing: bool,
+}
+
+fn too_short(kind: &Kind, typed: &str) -> CliError {
+    CliError::new(
+        ErrorKind::InvalidInput,
+        format!(
+            "`{}` is too short to name a {} for a command that changes things: type at least \
+             {MIN_PREFIX_TO_CHANGE} characters of the id (see the ids `rewind log` and `rewind \
+             ops` show); nothing was changed",
+            typed.trim(),
+            kind.what
+        ),
+    )
+}
+
+fn parse_error(kind: &Kind, typed: &str) -> CliError {
+    let value: String = typed.chars().take(80).collect();
+    CliError::new(
+        ErrorKind::InvalidInput,
+        format!(
+            "{value:?} is not a valid {} id: expected `{}` followed by letters, digits, '-' or \
+             '_' (or a unique prefix of one)",
+            kind.what, kind.prefix
+        ),
+    )
+}
+
+fn one(kind: &Kind, typed: &str, found: Found) -> Result<String, CliError> {
+    match found {
+        Found::One(id) => Ok(id),
+        Found::None => Err(CliError::new(
+            ErrorKind::NotFound,
+            format!("no {} id starts with `{}`", kind.what, typed.trim()),
+        )),
+        Found::Many(ids) => Err(ambiguous(kind.what, typed, ids)),
+    }
+}
+
+fn ambiguous(what: &str, typed: &str, ids: Vec<String>) -> CliError {
+    let more = if ids.len() > SHOWN { ", …" } else { "" };
+    let shown: Vec<&str> = ids.iter().take(SHOWN).map(String::as_str).collect();
+    CliError::new(
+        ErrorKind::InvalidInput,
+        format!(
+            "`{}` is ambiguous: it starts {what} ids {}{more}; type more of the id",
+            typed.trim(),
+            shown.join(", ")
+        ),
+    )
+    .with_candidates(ids.into_iter().take(SHOWN).collect())
+}
+
+fn parsed<T: std::str::FromStr<Err = rewind_core::id::IdError>>(id: &str) -> Result<T, CliError> {
+    super::parse_id(id)
+}
+
+/// Whether `typed` could name an id of `kind` at all (checked before anything is opened, so a
+/// malformed id changes nothing, not even by creating a store).
+fn well_formed(kind: &Kind, typed: &str) -> Result<(), CliError> {
+    let t = typed.trim();
+    let ok = match t.strip_prefix(kind.prefix) {
+        Some(rest) => {
+            !rest.is_empty()
+                && rest.len() <= 120
+                && rest
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        }
+        // A bare prefix is hex, the alphabet of the short ids the CLI shows: anything else
+        // (`not-an-id`, another kind's `trn_…`) is a mistake, not a prefix.
+        None => !t.is_empty() && t.len() <= 120 && t.bytes().all(|b| b.is_ascii_hexdigit()),
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(parse_error(kind, typed))
+    }
+}
+
+/// An id argument as typed, checked for form; [`Ref::resolve`] finds what it names.
+#[derive(Debug, Clone)]
+pub(super) struct Ref<T> {
+    text: String,
+    kind: std::marker::PhantomData<T>,
+}
+
+/// The id kinds a [`Ref`] can name.
+pub(super) trait Typed: Sized {
+    /// Whether `text` could name one.
+    fn check(text: &str) -> Result<(), CliError>;
+    /// What `text` names in `session` (store-wide kinds ignore it).
+    fn resolve(at: Lookup<'_>, session: &SessionId, text: &str) -> Result<Self, CliError>;
+}
+
+impl<T: Typed> Ref<T> {
+    /// Check the form of `text`.
+    pub(super) fn new(text: &str) -> Result<Self, CliError> {
+        T::check(text)?;
+        Ok(Self {
+            text: text.to_owned(),
+            kind: std::marker::PhantomData,
+        })
+    }
+
+    /// [`Ref::new`] of an optional argument.
+    pub(super) fn opt(text: Option<&str>) -> Result<Option<Self>, CliError> {
+        text.map(Self::new).transpose()
+    }
+
+    /// The id it names.
+    pub(super) fn resolve(&self, at: Lookup<'_>, session: &SessionId) -> Result<T, CliError> {
+        T::resolve(at, session, &self.text)
+    }
+}
+
+/// Check and resolve an optional argument in one go (after opening).
+pub(super) fn resolve_opt<T: Typed>(
+    r: Option<&Ref<T>>,
+    at: Lookup<'_>,
+    session: &SessionId,
+) -> Result<Option<T>, CliError> {
+    r.map(|r| r.resolve(at, session)).transpose()
+}
+
+/// A session, store-wide (the session argument of every command).
+pub(super) fn session(at: Lookup<'_>, typed: &str) -> Result<SessionId, CliError> {
+    parsed(&one(&SESSION, typed, lookup(at, &SESSION, None, typed)?)?)
+}
+
+macro_rules! scoped {
+    ($ty:ty, $kind:expr) => {
+        impl Typed for $ty {
+            fn check(text: &str) -> Result<(), CliError> {
+                well_formed(&$kind, text)
+            }
+            fn resolve(at: Lookup<'_>, s: &SessionId, text: &str) -> Result<Self, CliError> {
+                parsed(&one(&$kind, text, lookup(at, &$kind, Some(s), text)?)?)
+            }
+        }
+    };
+}
+scoped!(CheckpointId, CHECKPOINT);
+scoped!(OperationId, OPERATION);
+
+/// A journal, store-wide (`rewind recover --abandon`).
+pub(super) fn journal(at: Lookup<'_>, typed: &str) -> Result<JournalId, CliError> {
+    parsed(&one(&JOURNAL, typed, lookup(at, &JOURNAL, None, typed)?)?)
+}
+
+/// A turn position (`#N`, `@`, `@-N`) checked for form.
+fn check_position(text: &str) -> Option<Result<(), CliError>> {
+    TurnSpec::parse(text.trim()).map(|r| {
+        r.map(|_| ())
+            .map_err(|why| CliError::new(ErrorKind::InvalidInput, why))
+    })
+}
+
+/// A message; `#N` / `@` / `@-N` name a turn's prompt.
+impl Typed for MessageId {
+    fn check(text: &str) -> Result<(), CliError> {
+        check_position(text).unwrap_or_else(|| well_formed(&MESSAGE, text))
+    }
+    fn resolve(at: Lookup<'_>, s: &SessionId, text: &str) -> Result<Self, CliError> {
+        if let Some(turn) = numbered(at.engine, s, text)? {
+            return Ok(turn.prompt_id);
+        }
+        parsed(&one(&MESSAGE, text, lookup(at, &MESSAGE, Some(s), text)?)?)
+    }
+}
+
+/// A turn: `#N` / `@` / `@-N`, or a turn id.
+impl Typed for TurnId {
+    fn check(text: &str) -> Result<(), CliError> {
+        check_position(text).unwrap_or_else(|| well_formed(&TURN, text))
+    }
+    fn resolve(at: Lookup<'_>, s: &SessionId, text: &str) -> Result<Self, CliError> {
+        if let Some(turn) = numbered(at.engine, s, text)? {
+            return Ok(turn.id);
+        }
+        parsed(&one(&TURN, text, lookup(at, &TURN, Some(s), text)?)?)
+    }
+}
+
+/// A turn or a message, as a wire id (what `--turn` of a file rewind takes): a bare prefix may
+/// match either kind and must be unique over both.
+#[derive(Debug, Clone)]
+pub(super) struct TurnOrMessage(pub(super) String);
+
+impl Typed for TurnOrMessage {
+    fn check(text: &str) -> Result<(), CliError> {
+        check_position(text)
+            .unwrap_or_else(|| well_formed(&TURN, text).or_else(|_| well_formed(&MESSAGE, text)))
+    }
+    fn resolve(at: Lookup<'_>, s: &SessionId, text: &str) -> Result<Self, CliError> {
+        if let Some(turn) = numbered(at.engine, s, text)? {
+            return Ok(Self(turn.id.to_string()));
+        }
+        let t = text.trim();
+        if t.starts_with(TurnId::PREFIX) {
+            return one(&TURN, text, lookup(at, &TURN, Some(s), text)?).map(Self);
+        }
+        if t.starts_with(MessageId::PREFIX) {
+            return one(&MESSAGE, text, lookup(at, &MESSAGE, Some(s), text)?).map(Self);
+        }
+        let mut all = Vec::new();
+        for found in [
+            lookup(at, &TURN, Some(s), text)?,
+            lookup(at, &MESSAGE, Some(s), text)?,
+        ] {
+            match found {
+                Found::One(id) => all.push(id),
+                Found::Many(ids) => all.extend(ids),
+                Found::None => {}
+            }
+        }
+        match all.len() {
+            0 => Err(CliError::new(
+                ErrorKind::NotFound,
+                format!("no turn or message id starts with `{t}`"),
+            )),
+            1 => Ok(Self(all.remove(0))),
+            _ => Err(ambiguous("turn and message", text, all)),
+        }
+    }
+}
+
+/// A command id (the idempotency key of a fork or side chat) as people and scripts give it:
+/// `cmd_…`, or a key of their own (a UUID, a ULID, `try-bcrypt`), which becomes `cmd_<key>`, so
+/// the same key always names the same command.
+pub(super) fn command_id(typed: &str) -> Result<CommandId, CliError> {
+    let t = typed.trim();
+    let id = if t.starts_with(CommandId::PREFIX) {
+        t.to_owned()
+    } else {
+        format!("{}{t}", CommandId::PREFIX)
+    };
+    CommandId::parse(&id).map_err(|_| {
+        CliError::new(
+            ErrorKind::InvalidInput,
+            format!(
+                "{:?} is not a usable command id: give a key of up to 120 letters, digits, '-' \
+                 or '_' (a UUID works), or `cmd_…`",
+                t.chars().take(80).collect::<String>()
+            ),
+        )
+    })
+}

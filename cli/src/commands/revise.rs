@@ -1,0 +1,165 @@
+//! `rewind edit-prompt` and `rewind retry`: change the latest prompt, or ask for the latest
+//! reply again. Both rewind the conversation to before the latest turn and record anew; the
+//! latest prompt and reply are found from the latest turn alone, so the cost does not grow with
+//! the session.
+
+use super::refs::{Ref, branch_turns};
+use super::{Access, CliError, Context, NativeEngine, Report, SessionArg};
+use crate::style::{Role, Style, short_id};
+use rewind_core::ErrorKind;
+use rewind_core::edit::{Disposition, EditOptions, Outcome, RetryOptions, WorkspaceMode};
+use rewind_core::id::{MessageId, SessionId};
+use rewind_core::load::SessionLog;
+use rewind_core::model::MessageKind;
+
+/// What happens to the edited turn's files.
+#[derive(Clone, Copy, Debug, Default, clap::ValueEnum)]
+pub(super) enum FilesArg {
+    /// Leave the files as they are.
+    #[default]
+    Keep,
+    /// Rewind the turn's file changes too (refused if any file was edited since).
+    Rewind,
+}
+
+#[derive(Debug, clap::Args)]
+pub(super) struct EditArgs {
+    #[command(flatten)]
+    session: SessionArg,
+    /// The new prompt text.
+    #[arg(long)]
+    text: String,
+    /// The prompt to edit (default: the latest; only the latest can be edited).
+    #[arg(long, value_name = "MSG")]
+    message: Option<String>,
+    /// Keep the turn's file changes, or rewind them too.
+    #[arg(long, value_enum, default_value_t)]
+    files: FilesArg,
+}
+
+#[derive(Debug, clap::Args)]
+pub(super) struct RetryArgs {
+    #[command(flatten)]
+    session: SessionArg,
+    /// The reply to retry (default: the latest).
+    #[arg(long, value_name = "MSG")]
+    message: Option<String>,
+}
+
+fn no_turns() -> CliError {
+    CliError::new(
+        ErrorKind::InvalidInput,
+        "the session has no prompt yet; record one with `rewind prompt`",
+    )
+}
+
+/// The latest turn's prompt.
+fn latest_prompt(engine: &NativeEngine, session: &SessionId) -> Result<MessageId, CliError> {
+    let turns = branch_turns(engine, session)?;
+    turns
+        .last()
+        .map(|t| t.prompt_id.clone())
+        .ok_or_else(no_turns)
+}
+
+/// The latest reply on the active branch, read from the latest turn on.
+fn latest_reply(engine: &NativeEngine, session: &SessionId) -> Result<MessageId, CliError> {
+    let turns = branch_turns(engine, session)?;
+    let last = turns.last().ok_or_else(no_turns)?;
+    let log = SessionLog::tail(engine.store(), session, last.prompt_seq)?;
+    log.messages
+        .iter()
+        .rev()
+        .find(|m| m.kind == MessageKind::Reply && log.session.branch.contains(m.seq))
+        .map(|m| m.id.clone())
+        .ok_or_else(|| {
+            CliError::new(
+                ErrorKind::InvalidInput,
+                "the latest turn has no reply to retry yet",
+            )
+        })
+}
+
+fn describe(style: &Style, what: &str, out: &Outcome) -> String {
+    match out.disposition {
+        Disposition::Rewind => {
+            let turn = out
+                .turn_id
+                .as_ref()
+                .map(|t| {
+                    format!(
+                        "; new turn {} (prompt {})",
+                        t,
+                        out.message_id.as_ref().map_or("", |m| m.as_str())
+                    )
+                })
+                .unwrap_or_default();
+            let undo = out
+                .operation_id
+                .as_ref()
+                .map(|op| format!("; operation {}", style.id(op.as_str())))
+                .unwrap_or_default();
+            format!("{what}: conversation rewound to before the latest turn{undo}{turn}")
+        }
+        Disposition::Blocked => {
+            let files = out
+                .preview
+                .as_ref()
+                .map(|p| format!("\n{}", super::verdict::preview(style, p, None)))
+                .unwrap_or_default();
+            format!(
+                "{}: {} ({}); nothing changed{files}",
+                style.paint(Role::Bad, "refused"),
+                what,
+                out.reason_code.unwrap_or("blocked")
+            )
+        }
+    }
+}
+
+pub(super) fn run_edit(ctx: &Context, a: EditArgs) -> Result<Report, CliError> {
+    let given = Ref::<MessageId>::opt(a.message.as_deref())?;
+    let access = match a.files {
+        FilesArg::Keep => Access::Record,
+        FilesArg::Rewind => Access::Rewrite,
+    };
+    let mut engine = ctx.engine(access)?;
+    let session = ctx.session(&engine, &a.session)?;
+    let message_id = match given {
+        Some(m) => m.resolve(ctx.lookup(&engine), &session)?,
+        None => latest_prompt(&engine, &session)?,
+    };
+    let opts = EditOptions {
+        message_id: message_id.clone(),
+        text: a.text,
+        workspace: match a.files {
+            FilesArg::Keep => WorkspaceMode::Preserve,
+            FilesArg::Rewind => WorkspaceMode::Rewind,
+        },
+    };
+    let out = engine.edit_last_prompt(&session, opts)?;
+    let what = format!("edited prompt {}", short_id(message_id.as_str()));
+    let text = describe(&ctx.style, &what, &out);
+    let refused = out.disposition == Disposition::Blocked;
+    Ok(Report::new(&out, text).refused(refused))
+}
+
+pub(super) fn run_retry(ctx: &Context, a: RetryArgs) -> Result<Report, CliError> {
+    let given = Ref::<MessageId>::opt(a.message.as_deref())?;
+    let mut engine = ctx.engine(Access::Record)?;
+    let session = ctx.session(&engine, &a.session)?;
+    let message_id = match given {
+        Some(m) => m.resolve(ctx.lookup(&engine), &session)?,
+        None => latest_reply(&engine, &session)?,
+    };
+    let out = engine.retry_last_reply(
+        &session,
+        RetryOptions {
+            message_id: message_id.clone(),
+        },
+    )?;
+    let what = format!("retrying reply {}", short_id(message_id.as_str()));
+    let text = describe(&ctx.style, &what, &out);
+    let refused = out.disposition == Disposition::Blocked;
+    Ok(Report::new(&out, text).refused(refused))
+}

@@ -1,0 +1,119 @@
+//! `rewind session new|list|use`. The session `new` starts, or `use` names, becomes the workspace's
+//! current session: the one every other command acts on when it is given none.
+
+use super::{Access, CliError, Context, Report};
+use crate::style::visible;
+use rewind_core::id::SessionId;
+use rewind_core::model::Session;
+use rewind_core::record::SessionOptions;
+use rewind_host::current;
+use std::fmt::Write as _;
+
+#[derive(Debug, clap::Subcommand)]
+pub(super) enum Args {
+    /// Start a session (and make it the current one).
+    New {
+        /// Its title.
+        #[arg(long)]
+        title: Option<String>,
+    },
+    /// List sessions (forks under their parent; `*` marks the current one).
+    List,
+    /// Make a session the current one: commands given no session act on it.
+    Use {
+        /// The session.
+        session: String,
+    },
+}
+
+/// Mark `session` current once it exists, saying what already happened if that fails.
+fn mark(ctx: &Context, session: &SessionId, done: &str) -> Result<(), CliError> {
+    current::mark(&ctx.db, session).map_err(|e| {
+        CliError::host(e.to_string()).context(&format!(
+            "{done}, but it could not be made the current session"
+        ))
+    })
+}
+
+/// Children under their parent, indented; a child whose parent is missing is shown at the top.
+fn tree(
+    all: &[Session],
+    parent: Option<&SessionId>,
+    current: Option<&SessionId>,
+    depth: usize,
+    out: &mut String,
+) {
+    for s in all.iter().filter(|s| match parent {
+        Some(p) => s.parent_id.as_ref() == Some(p),
+        None => s
+            .parent_id
+            .as_ref()
+            .is_none_or(|p| !all.iter().any(|x| &x.id == p)),
+    }) {
+        let mark = if current == Some(&s.id) { '*' } else { ' ' };
+        let _ = write!(
+            out,
+            "{}{} {mark} {:<11} {}",
+            "  ".repeat(depth),
+            visible(s.id.as_str()),
+            s.kind.as_str(),
+            visible(&s.title)
+        );
+        if let Some(a) = &s.agent {
+            let _ = write!(out, "  [{} {}]", visible(&a.agent), visible(&a.session_id));
+        }
+        out.push('\n');
+        tree(all, Some(&s.id), current, depth + 1, out);
+    }
+}
+
+pub(super) fn run(ctx: &Context, args: Args) -> Result<Report, CliError> {
+    match args {
+        Args::New { title } => {
+            let mut engine = ctx.engine(Access::Record)?;
+            let s = engine.create_session(SessionOptions {
+                title,
+                workspace_label: None,
+                agent: None,
+            })?;
+            mark(ctx, &s.id, &format!("session {} was created", s.id))?;
+            let text = format!("{}  {}", s.id, visible(&s.title));
+            Ok(Report::new(&s, text))
+        }
+        Args::Use { session } => {
+            let engine = ctx.engine(Access::Read)?;
+            let id = super::refs::session(ctx.lookup(&engine), &session)?;
+            let s = rewind_core::load::session(engine.store(), &id)?;
+            mark(ctx, &s.id, &format!("session {} exists", s.id))?;
+            let text = format!("current session: {}  {}", s.id, visible(&s.title));
+            Ok(Report::new(&s, text))
+        }
+        Args::List => {
+            let engine = ctx.engine(Access::Read)?;
+            let sessions = engine.sessions()?;
+            let current =
+                current::read(&ctx.db).filter(|c| sessions.items.iter().any(|s| &s.id == c));
+            let rows: Vec<serde_json::Value> = sessions
+                .items
+                .iter()
+                .map(|s| {
+                    serde_json::json!({
+                        "id": s.id,
+                        "parentId": s.parent_id,
+                        "kind": s.kind,
+                        "title": s.title,
+                        "createdAt": s.created_at,
+                        "agent": s.agent,
+                        "current": current.as_ref() == Some(&s.id),
+                    })
+                })
+                .collect();
+            let mut text = String::new();
+            tree(&sessions.items, None, current.as_ref(), 0, &mut text);
+            if rows.is_empty() {
+                text.push_str("no sessions yet (rewind session new)");
+            }
+            Ok(Report::new(&rows, text))
+        }
+    }
+}

@@ -1,0 +1,395 @@
+//! What each event does to the store: a session bound to the agent's session, a prompt that
+//! starts a turn (and a snapshot that sees what the person changed since the last turn), exact
+//! before/after versions around file tools, snapshots around shell tools, and the turn's end.
+
+use super::event::{Action, Agent, Payload, Phase, Tool};
+use super::pending::{self, Before};
+use rewind_core::id::{SessionId, TurnId};
+use rewind_core::model::{AgentSession, Message, TurnStatus};
+use rewind_core::path::WorkPath;
+use rewind_core::ports::{SeqRange, Store, Workspace};
+use rewind_core::record::{
+    CompleteTurnOptions, EditChange, EditOptions, FailedCaptureOptions, PromptOptions,
+    ReplyOptions, SessionOptions,
+};
+use rewind_core::shell;
+use rewind_host::DiskWorkspace;
+use rewind_host::config::Config;
+use rewind_host::disk::{Bounded, file_id, gone_since};
+use rewind_host::native::{Access, NativeEngine, OpenOptions, open_store_with};
+use std::path::{Component, Path, PathBuf};
+
+/// Where the event happens.
+pub(super) struct Place {
+    pub(super) agent: Agent,
+    pub(super) root: PathBuf,
+    pub(super) db: PathBuf,
+    /// The PostgreSQL store (`--store` / `REWIND_STORE`), when the records are not in `db`.
+    pub(super) store: Option<String>,
+    pub(super) cwd: PathBuf,
+    pub(super) limits: super::bounds::Limits,
+    /// What could not be read or kept, for `hook.log`, while the rest is recorded.
+    pub(super) notes: std::cell::RefCell<Vec<String>>,
+}
+
+impl Place {
+    fn note(&self, what: String) {
+        self.notes.borrow_mut().push(what);
+    }
+}
+
+type Result<T> = std::result::Result<T, String>;
+
+fn say<E: std::fmt::Display>(e: E) -> String {
+    e.to_string()
+}
+
+fn open(place: &Place) -> Result<NativeEngine> {
+    let config = Config::load(&place.db).map_err(say)?;
+    let opts = OpenOptions {
+        access: Access::Record,
+        config,
+    };
+    let opened = open_store_with(&place.root, &place.db, place.store.as_deref(), opts);
+    Ok(opened.map_err(say)?.engine)
+}
+
+/// The rewind session recording the agent's session, made on its first event.
+fn session(e: &mut NativeEngine, place: &Place, agent_session: &str) -> Result<SessionId> {
+    let bound = AgentSession {
+        agent: place.agent.as_str().to_owned(),
+        session_id: agent_session.to_owned(),
+    };
+    let known = e.sessions().map_err(say)?;
+    if let Some(s) = known
+        .items
+        .iter()
+        .find(|s| s.agent.as_ref() == Some(&bound))
+    {
+        return Ok(s.id.clone());
+    }
+    let short: String = agent_session.chars().take(12).collect();
+    let opts = SessionOptions {
+        title: Some(format!("{} {short}", place.agent.as_str())),
+        workspace_label: None,
+        agent: Some(bound),
+    };
+    Ok(e.create_session(opts).map_err(say)?.id)
+}
+
+/// The session's running turn: the turn of its newest message, while it runs.
+fn running_turn(e: &NativeEngine, s: &SessionId) -> Result<Option<TurnId>> {
+    let rows = e
+        .store()
+        .last_messages_in(s, SeqRange::ALL, 1)
+        .map_err(say)?;
+    let Some(row) = rows.into_iter().next() else {
+        return Ok(None);
+    };
+    let message: Message = serde_json::from_str(&row.body).map_err(say)?;
+    let Some(turn) = message.turn_id else {
+        return Ok(None);
+    };
+    let t = rewind_core::load::turn(e.store(), s, &turn).map_err(say)?;
+    Ok((t.status == TurnStatus::Running).then_some(turn))
+}
+
+/// `raw` (absolute, or relative to the agent's cwd) as a workspace path; `None` outside it.
+pub(super) fn work_path(place: &Place, raw: &str) -> Option<WorkPath> {
+    let p = Path::new(raw);
+    let abs = if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        place.cwd.join(p)
+    };
+    let mut clean = PathBuf::new();
+    for c in abs.components() {
+        match c {
+            Component::ParentDir => {
+                clean.pop();
+            }
+            Component::CurDir => {}
+            c => clean.push(c),
+        }
+    }
+    let rel = match clean.strip_prefix(&place.root) {
+        Ok(rel) => rel.to_path_buf(),
+        // The agent may name the root through a link (/tmp vs /private/tmp): compare the
+        // nearest existing ancestor, resolved.
+        Err(_) => {
+            let mut base = clean.clone();
+            let mut rest = Vec::new();
+            while !base.exists() {
+                rest.push(base.file_name()?.to_owned());
+                base.pop();
+            }
+            let real = std::fs::canonicalize(&base).ok()?;
+            let mut rel = real.strip_prefix(&place.root).ok()?.to_path_buf();
+            rel.extend(rest.iter().rev());
+            rel
+        }
+    };
+    let parts: Option<Vec<&str>> = rel.components().map(|c| c.as_os_str().to_str()).collect();
+    WorkPath::parse(&parts?.join("/")).ok()
+}
+
+fn key<'a>(
+    place: &'a Place,
+    agent_session: &'a str,
+    tool: &'a Tool,
+    path: &'a WorkPath,
+) -> (&'a str, &'a str, &'a str, &'a str) {
+    let call = tool.call_id.as_deref().unwrap_or(tool.name.as_str());
+    (place.agent.as_str(), agent_session, call, path.as_str())
+}
+
+/// `path` as a bounded read found it: its bytes, or why they were not read (noted).
+fn read_file(
+    place: &Place,
+    ws: &DiskWorkspace,
+    path: &WorkPath,
+    max: u64,
+) -> Result<Option<Vec<u8>>> {
+    match ws.read_at_most(path, max) {
+        Ok(None) => Ok(None),
+        Ok(Some(Bounded::Bytes { bytes, .. })) => Ok(Some(bytes)),
+        Ok(Some(Bounded::TooLarge(size))) => {
+            place.note(format!(
+                "{path}: {size} bytes, over max-file-bytes ({max}): not read"
+            ));
+            Err("too_large".into())
+        }
+        Ok(Some(Bounded::NotRegular(what))) => {
+            place.note(format!("{path} is {what}, not a regular file: not read"));
+            Err(format!("not_regular: {what}"))
+        }
+        Err(e) => {
+            place.note(format!("{path}: {e}"));
+            Err(format!("read_failed: {e}"))
+        }
+    }
+}
+
+/// Before a file tool: keep each file's bytes and mode. Needs no store: fast.
+fn before_files(place: &Place, agent_session: &str, tool: &Tool, paths: &[WorkPath]) -> Result<()> {
+    let max = Config::load(&place.db).map_err(say)?.max_file_bytes;
+    let mut ws = DiskWorkspace::open(&place.root).map_err(say)?;
+    for path in paths {
+        let before = match read_file(place, &ws, path, max) {
+            Ok(None) => Before::Absent,
+            Ok(Some(b)) => Before::present(&b, ws.mode(path).unwrap_or(None)),
+            Err(reason) => Before::Unknown { reason },
+        };
+        pending::keep(&place.db, key(place, agent_session, tool, path), &before)?;
+    }
+    Ok(())
+}
+
+fn snapshot(
+    e: &mut NativeEngine,
+    s: &SessionId,
+    turn: &TurnId,
+    tool: &Tool,
+    command: Option<String>,
+) -> Result<shell::Outcome> {
+    let opts = shell::Options {
+        turn_id: turn.clone(),
+        command,
+        tool_name: Some(tool.name.clone()),
+        tool_call_id: tool.call_id.clone(),
+        tool_message_id: None,
+    };
+    e.snapshot_workspace(s, opts).map_err(say)
+}
+
+/// After a file tool: record each file's exact change in one checkpoint.
+fn after_files(
+    e: &mut NativeEngine,
+    place: &Place,
+    agent_session: &str,
+    s: &SessionId,
+    turn: &TurnId,
+    tool: &Tool,
+    paths: &[WorkPath],
+) -> Result<()> {
+    let max = Config::load(&place.db).map_err(say)?.max_file_bytes;
+    let mut changes = Vec::new();
+    let mut missed = false;
+    for path in paths {
+        let kept = pending::take(&place.db, key(place, agent_session, tool, path));
+        let before = match kept {
+            Some(Ok(b)) => b.bytes(),
+            Some(Err(why)) => return Err(why),
+            None => {
+                missed = true;
+                continue;
+            }
+        };
+        let after = read_file(place, e.workspace().disk(), path, max);
+        let ((before, before_mode), after) = match (before, after) {
+            (Ok(b), Ok(a)) => (b, a),
+            (Err(reason), _) | (_, Err(reason)) => {
+                let opts = FailedCaptureOptions {
+                    turn_id: turn.clone(),
+                    tool_name: tool.name.clone(),
+                    path: path.to_string(),
+                    reason,
+                };
+                e.record_failed_capture(s, opts).map_err(say)?;
+                continue;
+            }
+        };
+        let after_mode = match &after {
+            Some(_) => e.workspace_mut().mode(path).unwrap_or(None),
+            None => None,
+        };
+        if before == after && (before_mode == after_mode || before.is_none()) {
+            continue; // the tool changed nothing (it failed, or wrote the same bytes)
+        }
+        changes.push(EditChange {
+            path: path.to_string(),
+            before,
+            after,
+            patch: None,
+            before_mode,
+            after_mode,
+        });
+    }
+    if !changes.is_empty() {
+        let kind = rewind_core::record::kind_for(&changes);
+        let opts = EditOptions {
+            turn_id: turn.clone(),
+            tool_name: tool.name.clone(),
+            tool_call_id: tool.call_id.clone(),
+            tool_message_id: None,
+            kind,
+            changes,
+        };
+        e.record_edit(s, opts).map_err(say)?;
+    }
+    if missed {
+        // No before-state was kept (the before event did not run): the turn's snapshots know
+        // what the file held when the turn began, so the next snapshot records the change.
+        snapshot(e, s, turn, tool, None)?;
+    }
+    Ok(())
+}
+
+/// Do what the event asks. `Ok(Some(session))`: the session written to.
+pub(super) fn act(
+    place: &Place,
+    p: &Payload,
+    ev: super::event::Event,
+) -> Result<Option<SessionId>> {
+    use super::event::Event;
+    let agent_session = p
+        .session_id
+        .clone()
+        .ok_or("the payload has no session_id")?;
+    // Only a session's start or a prompt makes a store; a later event finding none was left
+    // behind by a removed or moved store (`rm -rf .rewind` in a shell tool), not a new one.
+    let starts = matches!(ev, Event::Start | Event::Prompt(_));
+    if place.store.is_none() && !starts && !place.db.exists() {
+        return Err(format!(
+            "there is no store at {} (removed or moved since the turn began): not recorded",
+            place.db.display()
+        ));
+    }
+    if let Event::Tool(Phase::Before, tool) = &ev
+        && let Action::Files(raw) = &tool.action
+    {
+        let paths: Vec<WorkPath> = raw.iter().filter_map(|r| work_path(place, r)).collect();
+        before_files(place, &agent_session, tool, &paths)?;
+        return Ok(None);
+    }
+    let mut e = open(place)?;
+    let opened = place.store.is_none().then(|| file_id(&place.db)).flatten();
+    let s = session(&mut e, place, &agent_session)?;
+    record(&mut e, place, p, &agent_session, &s, ev)?;
+    if let Some(why) = gone_since(&place.db, opened) {
+        return Err(format!(
+            "{why} while the hook ran: what it recorded is not in the store"
+        ));
+    }
+    Ok(Some(s))
+}
+
+/// The event's records, in the store `e` is open on.
+fn record(
+    e: &mut NativeEngine,
+    place: &Place,
+    p: &Payload,
+    agent_session: &str,
+    s: &SessionId,
+    ev: super::event::Event,
+) -> Result<()> {
+    use super::event::Event;
+    match ev {
+        Event::Ignored(_) | Event::Start => {}
+        Event::Prompt(prompt) => {
+            let opts = PromptOptions {
+                text: prompt,
+                payload: None,
+            };
+            let turn = e.record_prompt(s, opts).map_err(say)?.turn_id;
+            // What changed since the last turn is the person's: seen now, before the agent acts.
+            let start = Tool {
+                name: "turn-start".into(),
+                call_id: None,
+                action: Action::Files(Vec::new()),
+            };
+            snapshot(e, s, &turn, &start, None)?;
+        }
+        Event::Tool(phase, tool) => {
+            let Some(turn) = running_turn(e, s)? else {
+                return Err(format!(
+                    "{} outside a running turn: not recorded",
+                    tool.name
+                ));
+            };
+            match (&tool.action, phase) {
+                (Action::Files(raw), _) => {
+                    let paths: Vec<WorkPath> =
+                        raw.iter().filter_map(|r| work_path(place, r)).collect();
+                    after_files(e, place, agent_session, s, &turn, &tool, &paths)?;
+                }
+                (Action::Shell(_), Phase::Before) => {
+                    snapshot(e, s, &turn, &tool, None)?;
+                }
+                (Action::Shell(command), Phase::After) => {
+                    let command = Some(command.clone());
+                    snapshot(e, s, &turn, &tool, command)?;
+                }
+            }
+        }
+        Event::Stop(said) => {
+            let Some(turn) = running_turn(e, s)? else {
+                return Ok(()); // already ended (a Stop hook that ran twice)
+            };
+            let reply = match said {
+                Some(text) => Some(text),
+                None => super::transcript::last_reply(p, place.limits.max_transcript)
+                    .unwrap_or_else(|why| {
+                        place.note(why);
+                        None
+                    }),
+            };
+            if let Some(reply) = reply.filter(|t| !t.trim().is_empty()) {
+                let opts = ReplyOptions {
+                    turn_id: turn.clone(),
+                    text: reply,
+                    error: false,
+                    payload: None,
+                };
+                e.record_reply(s, opts).map_err(say)?;
+            }
+            let opts = CompleteTurnOptions {
+                turn_id: turn,
+                failed: false,
+                round_count: None,
+            };
+            e.complete_turn(s, opts).map_err(say)?;
+        }
+    }
+    Ok(())
+}

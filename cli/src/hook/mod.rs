@@ -1,0 +1,153 @@
+//! `rewind hook <agent> [--event NAME]`: one agent hook event, as JSON on stdin. Session start
+//! binds a rewind session to the agent's session; a prompt starts a turn (and a snapshot sees
+//! what the person changed since the last one); a file tool's before event keeps the file's
+//! bytes and its after event records the exact change; a shell tool is bracketed by snapshots;
+//! the end of the turn records the last reply and completes it.
+//!
+//! A hook never breaks the agent: whatever happens it prints `{}` and exits 0, the way every
+//! one of these agents reads "continue, nothing to add" (other exit codes show the person an
+//! error or block the tool; stray stdout or stderr reaches the person or the model). What went
+//! wrong goes to `hook.log` beside the database. Nor does a hook hold the agent up: its reads
+//! and its time are bounded (see `bounds`).
+
+mod act;
+mod bounds;
+mod event;
+mod log;
+mod pending;
+mod transcript;
+
+pub use event::Agent;
+
+use std::path::{Path, PathBuf};
+
+/// `rewind hook` arguments.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Whose hook protocol the event follows.
+    #[arg(value_enum)]
+    agent: Agent,
+    /// The event, when the payload does not name it (`hook_event_name`).
+    #[arg(long, value_name = "NAME")]
+    event: Option<String>,
+}
+
+/// The workspace: the nearest directory at or above `start` that holds a `.rewind/` store,
+/// else `start` itself (the first event creates the store there).
+fn workspace_of(start: &Path) -> PathBuf {
+    let start = std::fs::canonicalize(start).unwrap_or_else(|_| start.to_path_buf());
+    start
+        .ancestors()
+        .find(|d| d.join(".rewind").is_dir())
+        .unwrap_or(&start)
+        .to_path_buf()
+}
+
+/// Handle one event; never fails, and returns within the time limit (see `bounds`).
+/// `workspace` / `db`: the global options, when given.
+pub fn run(a: &Args, workspace: Option<&Path>, db: Option<&Path>, store: Option<&str>) {
+    let limits = bounds::Limits::from_env();
+    let agent = a.agent.as_str();
+    let here = || {
+        let start = workspace.map_or_else(
+            || std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+            Path::to_path_buf,
+        );
+        rewind_host::native::default_db_path(&workspace_of(&start))
+    };
+    let watchdog = bounds::Watchdog::start(
+        limits.timeout,
+        agent,
+        db.map_or_else(here, Path::to_path_buf),
+    );
+    // A bug must not reach the agent either: no panic message on stderr, no exit 101.
+    std::panic::set_hook(Box::new(|_| {}));
+    let handled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        handle(a, workspace, db, store, limits, &watchdog);
+    }));
+    if let Err(panic) = handled {
+        let why = panic
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        watchdog.failed(&format!("the hook failed (a bug in rewind): {why}"));
+    }
+    watchdog.disarm();
+}
+
+fn handle(
+    a: &Args,
+    workspace: Option<&Path>,
+    db: Option<&Path>,
+    store: Option<&str>,
+    limits: bounds::Limits,
+    watchdog: &bounds::Watchdog,
+) {
+    let read = bounds::read_payload(std::io::stdin().lock(), limits.max_stdin);
+    let payload: Result<event::Payload, String> = read.and_then(|raw| {
+        serde_json::from_slice(&raw).map_err(|e| format!("the payload is not JSON: {e}"))
+    });
+    let cwd = payload
+        .as_ref()
+        .ok()
+        .and_then(|p| p.cwd.clone())
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_else(|| PathBuf::from("."));
+    let root = match workspace {
+        Some(w) => std::fs::canonicalize(w).unwrap_or_else(|_| w.to_path_buf()),
+        None => workspace_of(&cwd),
+    };
+    let db = db.map_or_else(
+        || rewind_host::native::default_db_path(&root),
+        Path::to_path_buf,
+    );
+    let agent = a.agent.as_str();
+    let p = match payload {
+        Ok(p) => p,
+        Err(why) => {
+            log::line(&db, agent, a.event.as_deref().unwrap_or("?"), &why);
+            return;
+        }
+    };
+    let ev = event::event(a.agent, &p, a.event.as_deref());
+    let name = a
+        .event
+        .clone()
+        .or_else(|| p.hook_event_name.clone())
+        .unwrap_or_default();
+    // Not an error: agents send events and tools rewind has nothing to do with.
+    if matches!(ev, event::Event::Ignored(_)) {
+        return;
+    }
+    watchdog.place(&db, &name);
+    watchdog.doing("recording the event");
+    let place = act::Place {
+        agent: a.agent,
+        root,
+        db,
+        store: store.map(str::to_owned),
+        cwd,
+        limits,
+        notes: std::cell::RefCell::default(),
+    };
+    let result = act::act(&place, &p, ev);
+    // What was not read (a FIFO, a file over the cap) is told even when the rest was recorded.
+    for note in place.notes.take() {
+        log::line(&place.db, agent, &name, &note);
+    }
+    match result {
+        Ok(Some(session)) => {
+            if let Err(e) = rewind_host::current::mark(&place.db, &session) {
+                log::line(
+                    &place.db,
+                    agent,
+                    &name,
+                    &format!("cannot mark the current session: {e}"),
+                );
+            }
+        }
+        Ok(None) => {}
+        Err(why) => log::line(&place.db, agent, &name, &why),
+    }
+}

@@ -1,0 +1,54 @@
+//! rewind-cli: the `rewind` command.
+//!
+//! DOC-PLACEHOLDER
+
+// Every byte of output goes through `output`, which handles a closed pipe and a full disk.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
+pub mod agents;
+pub mod commands;
+mod error;
+pub mod hook;
+mod locate;
+pub(crate) mod output;
+pub mod serve;
+mod style;
+mod visible;
+
+pub use error::CliError;
+
+/// Parse the arguments, run, print, and return the exit code: 0 ok, 1 refused / conflict /
+/// unavailable / untrusted / bad input, 2 usage, 3 host error. Output goes through one writer:
+/// a closed pipe ends quietly with the command's own code; any other failure to write the output
+/// (a full disk) is said on stderr and exits 3, since the person did not get the result.
+pub fn main() -> i32 {
+    let cli = match <commands::Cli as clap::Parser>::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            return output::exit_code(output::emit_usage(&e), code);
+        }
+    };
+    if let Some(e) = commands::bare_without_terminal(&cli) {
+        return output::exit_code(output::emit_usage(&e), 2);
+    }
+    let json = cli.json();
+    let (printed, code) = match commands::run(cli) {
+        Ok(report) if report.raw => (output::stdout(report.text.trim_end()), 0),
+        Ok(report) if json => (
+            output::stdout(&output::pretty(&report.json)),
+            report.exit_code(),
+        ),
+        Ok(report) if report.text_to_stderr => {
+            output::stderr(report.text.trim_end());
+            (Ok(()), report.exit_code())
+        }
+        Ok(report) => (output::human(report.text.trim_end()), report.exit_code()),
+        Err(e) if json => (output::stdout(&output::pretty(&e.to_json())), e.exit_code()),
+        Err(e) => {
+            output::stderr(&format!("error: {e}"));
+            (Ok(()), e.exit_code())
+        }
+    };
+    output::exit_code(printed, code)
+}
