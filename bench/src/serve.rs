@@ -6,7 +6,8 @@
 
 use crate::harness::{Result, measure};
 use crate::report::{Met, Table};
-use rewind_host::{OpenOptions, config::Config, open_with, rpc};
+use rewind_host::native::Opener;
+use rewind_host::rpc;
 use serde_json::{Value, json};
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::net::{SocketAddr, TcpStream};
@@ -29,19 +30,14 @@ trait Caller {
 
 /// In-process: `rpc::call` on an engine opened for the call (the addon's way).
 struct InProcess {
-    ws: PathBuf,
-    db: PathBuf,
-    keeper: Option<rewind_host::SqliteStore>,
+    /// The one opener every front end uses, keeping its idle connection as the addon does.
+    opener: Opener,
 }
 
 impl Caller for InProcess {
     fn call(&mut self, method: &str, params: Value) -> Result<Value> {
         let access = rpc::access(method, &params)?;
-        let config = Config::load(&self.db)?;
-        let mut engine = open_with(&self.ws, &self.db, OpenOptions { access, config })?.engine;
-        if self.keeper.is_none() {
-            self.keeper = rewind_host::SqliteStore::open(&self.db).ok();
-        }
+        let mut engine = self.opener.open(access)?.engine;
         Ok(rpc::call(&mut engine, method, params)?)
     }
 }
@@ -171,9 +167,7 @@ pub fn run_scenario(data: &Path, samples: usize) -> Result<Table> {
     eprintln!("bench: serve, in-process vs stdio");
     let ws = fresh(data, "inproc")?;
     let mut inproc = InProcess {
-        db: rewind_host::default_db_path(&ws),
-        ws: ws.clone(),
-        keeper: None,
+        opener: Opener::new(&ws, rewind_host::default_db_path(&ws)).keeping_idle(),
     };
     let (ip_prompt, ip_apply) = latencies(&mut inproc, &ws, samples)?;
     drop(inproc);

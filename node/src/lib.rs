@@ -12,11 +12,13 @@
 //! had opened for a rewrite (blocking every CLI `apply` meanwhile), would skip the dead-journal
 //! recovery the CLI runs on each open, and would read `config.json` once; opening per call
 //! keeps the addon and the CLI under exactly the same rules, for about a millisecond a call
-//! (one idle connection kept open makes that possible: see `NativeEngine::keeper`).
+//! (one idle connection kept open makes that possible: see `rewind_host::native::Opener`,
+//! the one opener every front end uses).
 
 use napi::bindgen_prelude::Error;
 use napi_derive::napi;
-use rewind_host::{OpenOptions, config::Config, default_db_path, open_with, rpc};
+use rewind_host::native::{Opener, Verb, locate};
+use rewind_host::rpc;
 use std::path::{Path, PathBuf};
 
 /// An error for JS: `code` is the stable rewind code (`invalid_input`, `not_found`, …).
@@ -36,15 +38,10 @@ pub struct OpenArgs {
 #[napi]
 #[derive(Debug)]
 pub struct NativeEngine {
-    workspace: PathBuf,
-    db: PathBuf,
+    /// The workspace and its store, with the idle connection held from the first call that
+    /// opened it for writing until `close()`.
+    opener: Opener,
     closed: bool,
-    /// An idle connection to the store, held from the first call that opened it for writing
-    /// until `close()`. SQLite checkpoints the WAL and fsyncs the database whenever the last
-    /// connection to it closes, which with a connection per call made every recording call
-    /// take ~20 ms instead of ~1 ms; while this one is open no call's connection is the last.
-    /// It never reads or writes, so it holds no lock that could block the CLI.
-    keeper: Option<rewind_host::SqliteStore>,
 }
 
 /// A path made absolute against the current directory now, so a later `process.chdir` does not
@@ -67,16 +64,16 @@ impl NativeEngine {
     pub fn open(workspace_dir: String, options: Option<OpenArgs>) -> Result<Self, Error<String>> {
         let workspace = absolute(Path::new(&workspace_dir))?;
         let db = match options.and_then(|o| o.db) {
-            Some(db) => absolute(Path::new(&db))?,
-            None => default_db_path(&workspace),
+            Some(db) => Some(absolute(Path::new(&db))?),
+            None => None,
         };
+        // The workspace is named outright; the store is found by the rule every front end uses.
+        let at = locate(&workspace, Some(&workspace), db.as_deref());
         let engine = Self {
-            workspace,
-            db,
+            opener: Opener::new(at.workspace, at.db).keeping_idle(),
             closed: false,
-            keeper: None,
         };
-        engine.opened(rewind_host::Access::Read)?;
+        engine.opened(Verb::ListSessions)?;
         Ok(engine)
     }
 
@@ -95,12 +92,8 @@ impl NativeEngine {
                 format!("{method}: params are not JSON: {e}"),
             )
         })?;
-        let access = rpc::access(&method, &params).map_err(|e| js_error(e.code, e.message))?;
-        let mut engine = self.opened(access)?.engine;
-        if self.keeper.is_none() && access != rewind_host::Access::Read {
-            // Only a speed-up (see `keeper`): a failure to open it changes nothing else.
-            self.keeper = rewind_host::SqliteStore::open(&self.db).ok();
-        }
+        let verb = rpc::verb(&method, &params).map_err(|e| js_error(e.code, e.message))?;
+        let mut engine = self.opened(verb)?.engine;
         let value =
             rpc::call(&mut engine, &method, params).map_err(|e| js_error(e.code, e.message))?;
         Ok(value.to_string())
@@ -111,29 +104,28 @@ impl NativeEngine {
     #[napi]
     pub fn close(&mut self) {
         self.closed = true;
-        self.keeper = None;
+        self.opener.release();
     }
 
     /// The workspace directory (absolute).
     #[napi(getter)]
     pub fn workspace(&self) -> String {
-        self.workspace.display().to_string()
+        self.opener.workspace().display().to_string()
     }
 
     /// The database file (absolute).
     #[napi(getter)]
     pub fn db(&self) -> String {
-        self.db.display().to_string()
+        self.opener.db().display().to_string()
     }
 }
 
 impl NativeEngine {
-    /// Open as the CLI does: `config.json` beside the database, then `open_with`. What opening
-    /// settled or found stuck is left to `recover()`, which reports it.
-    fn opened(&self, access: rewind_host::Access) -> Result<rewind_host::Opened, Error<String>> {
-        let config =
-            Config::load(&self.db).map_err(|e| js_error(e.error_kind().as_str(), e.to_string()))?;
-        open_with(&self.workspace, &self.db, OpenOptions { access, config })
+    /// Open for `verb` as the CLI does (see `Opener::open`). What opening settled or found
+    /// stuck is left to `recover()`, which reports it.
+    fn opened(&self, verb: Verb) -> Result<rewind_host::Opened, Error<String>> {
+        self.opener
+            .open(verb.access())
             .map_err(|e| js_error(e.kind().as_str(), e.to_string()))
     }
 }

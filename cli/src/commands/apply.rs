@@ -1,7 +1,7 @@
 //! `rewind apply [SESSION] (--since | --turn | --checkpoint) [--policy block|skip|merge|force]`.
 
 use super::target::TargetArgs;
-use super::{Access, CliError, Context, Report};
+use super::{CliError, Context, Report, Verb};
 use rewind_core::files::ApplyOptions;
 use rewind_core::model::Policy;
 
@@ -41,7 +41,7 @@ pub(super) struct Args {
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let target = a.target.target()?;
-    let mut engine = ctx.engine(Access::Rewrite)?;
+    let mut engine = ctx.engine(Verb::ApplyFileRewind)?;
     let session = ctx.session(&engine, &a.target.session)?;
     let opts = ApplyOptions {
         target: target.options(ctx.lookup(&engine), &session)?,

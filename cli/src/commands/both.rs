@@ -2,7 +2,7 @@
 
 use super::apply::PolicyArg;
 use super::refs::Ref;
-use super::{Access, CliError, Context, Report, SessionArg};
+use super::{CliError, Context, Report, SessionArg, Verb};
 use crate::style::{Role, Style, short_id};
 use rewind_core::both::{Options, Outcome};
 use rewind_core::id::SessionId;
@@ -24,7 +24,7 @@ pub(super) struct Args {
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let to = Ref::new(&a.to)?;
-    let mut engine = ctx.engine(Access::Rewrite)?;
+    let mut engine = ctx.engine(Verb::Rewind { files: true })?;
     let session = ctx.session(&engine, &a.session)?;
     let opts = Options {
         to: to.resolve(ctx.lookup(&engine), &session)?,

@@ -1,6 +1,6 @@
 //! `rewind checkpoints [SESSION]`.
 
-use super::{Access, CliError, Context, Report, SessionArg};
+use super::{CliError, Context, Report, SessionArg, Verb};
 use crate::style::{Role, visible};
 use std::fmt::Write as _;
 
@@ -11,7 +11,7 @@ pub(super) struct Args {
 }
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
-    let engine = ctx.engine(Access::Read)?;
+    let engine = ctx.engine(Verb::Checkpoints)?;
     let session = ctx.session(&engine, &a.session)?;
     let list = engine.checkpoints(&session)?;
     let numbers: std::collections::HashMap<_, _> = super::refs::branch_turns(&engine, &session)?

@@ -4,7 +4,7 @@ use super::refs;
 use crate::{CliError, output, style};
 use rewind_core::ErrorKind;
 use rewind_core::id::SessionId;
-use rewind_host::native::{Access, NativeEngine, OpenOptions, Opened, open_store_with};
+use rewind_host::native::{Access, NativeEngine, Opened, Opener, Verb};
 use std::path::PathBuf;
 
 /// Global settings every command sees.
@@ -32,10 +32,10 @@ impl Context {
         }
     }
 
-    /// Open the engine with exactly the rights the command needs (see [`Access`]). Warnings
+    /// Open the engine with exactly the rights `verb` needs (see [`Verb::access`]). Warnings
     /// about journals go to stderr; they never stop the command.
-    pub(crate) fn engine(&self, access: Access) -> Result<NativeEngine, CliError> {
-        let opened = self.open(access)?;
+    pub(crate) fn engine(&self, verb: Verb) -> Result<NativeEngine, CliError> {
+        let opened = self.open(verb)?;
         if !self.json {
             for r in &opened.recovered.recovered {
                 output::warn(&format!(
@@ -52,18 +52,18 @@ impl Context {
         Ok(opened.engine)
     }
 
-    pub(crate) fn open(&self, access: Access) -> Result<Opened, CliError> {
+    /// Open for `verb` (see [`Opener::open`]), reporting what opening settled to the command.
+    pub(crate) fn open(&self, verb: Verb) -> Result<Opened, CliError> {
         // Nothing to act on: read (an empty store) rather than create one.
         let access = if self.no_store.is_some() {
             Access::Read
         } else {
-            access
+            verb.access()
         };
         self.changing.set(access != Access::Read);
-        let config = rewind_host::config::Config::load(&self.db)
-            .map_err(|e| CliError::host(e.to_string()))?;
-        let opts = OpenOptions { access, config };
-        open_store_with(&self.workspace, &self.db, self.store.as_deref(), opts)
+        Opener::new(&self.workspace, &self.db)
+            .on_store(self.store.clone())
+            .open(access)
             .map_err(CliError::open)
     }
 

@@ -1,7 +1,7 @@
 //! `rewind conversation [SESSION] --to MSG`.
 
 use super::refs::Ref;
-use super::{Access, CliError, Context, Report, SessionArg};
+use super::{CliError, Context, Report, SessionArg, Verb};
 use crate::style::{Style, count, short_id};
 use rewind_core::conversation::{Options, Outcome};
 use rewind_core::id::SessionId;
@@ -18,7 +18,7 @@ pub(super) struct Args {
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let to = Ref::new(&a.to)?;
-    let mut engine = ctx.engine(Access::Record)?;
+    let mut engine = ctx.engine(Verb::RewindConversation)?;
     let session = ctx.session(&engine, &a.session)?;
     let to = to.resolve(ctx.lookup(&engine), &session)?;
     let out = engine.rewind_conversation(&session, Options { to })?;

@@ -3,7 +3,7 @@
 //! change next to the agent's; binary and large files are named, not dumped. Reads only.
 
 use super::target::TargetArgs;
-use super::{Access, CliError, Context, Report};
+use super::{CliError, Context, Report, Verb};
 use crate::style::{Role, Style, count, visible, visible_lines};
 use rewind_core::files::{DiffAction, DiffHunk, FileDiff, LineKind, RewindDiff, UnsafeReason};
 use std::fmt::Write as _;
@@ -19,7 +19,7 @@ pub(super) struct Args {
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let target = a.target.target()?;
-    let mut engine = ctx.engine(Access::Read)?;
+    let mut engine = ctx.engine(Verb::DiffFileRewind)?;
     let session = ctx.session(&engine, &a.target.session)?;
     let opts = target.options(ctx.lookup(&engine), &session)?;
     let diff = engine.diff_file_rewind(&session, opts)?;

@@ -2,7 +2,7 @@
 //! [--workspace-mode shared|restore]`.
 
 use super::refs::{Ref, resolve_opt};
-use super::{Access, CliError, Context, Report, SessionArg};
+use super::{CliError, Context, Report, SessionArg, Verb};
 use rewind_core::fork::{Options, Outcome, WorkspaceMode};
 use std::fmt::Write as _;
 
@@ -76,11 +76,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
         .transpose()?;
     let restore = matches!(a.workspace_mode, ModeArg::Restore);
     // Only a restoring fork writes files; every fork commits under the apply lock.
-    let mut engine = ctx.engine(if restore {
-        Access::Rewrite
-    } else {
-        Access::Record
-    })?;
+    let mut engine = ctx.engine(Verb::Fork { restore })?;
     let session = ctx.session(&engine, &a.session)?;
     let opts = Options {
         at: resolve_opt(at.as_ref(), ctx.lookup(&engine), &session)?,

@@ -2,7 +2,7 @@
 //! AGE is days (`30`) or a number with a unit (`90m`, `12h`, `7d`); 0 is refused and anything
 //! under one hour counts as one hour, so the session in use is never dropped.
 
-use super::{Access, CliError, Context, Report};
+use super::{CliError, Context, Report, Verb};
 use crate::style::count;
 use rewind_core::ErrorKind;
 use rewind_host::config::Config;
@@ -76,7 +76,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
         }
         None => {}
     }
-    let out = ctx.engine(Access::Maintain)?.gc(opts, a.dry_run)?;
+    let out = ctx.engine(Verb::Gc)?.gc(opts, a.dry_run)?;
     let t = &out.plan.totals;
     let mut text = format!(
         "{}{}, {}, {} ({})",

@@ -2,7 +2,7 @@
 //! argument takes it), when each message came and who wrote it, with each turn's checkpoints.
 //! `--all` also shows what earlier rewinds took off the active branch.
 
-use super::{Access, CliError, Context, Report, SessionArg};
+use super::{CliError, Context, Report, SessionArg, Verb};
 use crate::style::{Role, count, visible};
 use rewind_core::branch::MessageView;
 use rewind_core::files::undone_changes;
@@ -49,7 +49,7 @@ pub(super) fn first_line(text: &str, width: usize) -> String {
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let style = ctx.style.with_absolute_times(a.absolute);
-    let engine = ctx.engine(Access::Read)?;
+    let engine = ctx.engine(Verb::ActiveBranch)?;
     let session = ctx.session(&engine, &a.session)?;
     let log = SessionLog::load(engine.store(), &session)?;
     let undone = undone_changes(&log.operations);

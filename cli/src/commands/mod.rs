@@ -43,7 +43,7 @@ pub use report::Report;
 use crate::{CliError, locate, style};
 use clap::{Parser, Subcommand};
 use context::{Context, SessionArg, parse_id};
-pub(crate) use rewind_host::native::Access;
+use rewind_host::native::Verb;
 use rewind_host::native::{NativeEngine, is_postgres_url};
 use std::path::PathBuf;
 

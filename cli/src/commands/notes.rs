@@ -3,7 +3,7 @@
 //! whose before-state could not be read, so a rewind reports it instead of guessing).
 
 use super::refs::Ref;
-use super::{Access, CliError, Context, Report, SessionArg};
+use super::{CliError, Context, Report, SessionArg, Verb};
 use rewind_core::id::TurnId;
 use rewind_core::record::{CompactionOptions, FailedCaptureOptions, NoticeOptions};
 
@@ -57,7 +57,7 @@ pub(super) struct FailedCaptureArgs {
 
 pub(super) fn run_notice(ctx: &Context, a: NoticeArgs) -> Result<Report, CliError> {
     let turn = Ref::<TurnId>::opt(a.turn.as_deref())?;
-    let mut engine = ctx.engine(Access::Record)?;
+    let mut engine = ctx.engine(Verb::RecordNotice)?;
     let session = ctx.session(&engine, &a.session)?;
     let opts = NoticeOptions {
         turn_id: super::refs::resolve_opt(turn.as_ref(), ctx.lookup(&engine), &session)?,
@@ -72,7 +72,7 @@ pub(super) fn run_notice(ctx: &Context, a: NoticeArgs) -> Result<Report, CliErro
 
 pub(super) fn run_compaction(ctx: &Context, a: CompactionArgs) -> Result<Report, CliError> {
     let turn = Ref::<TurnId>::opt(a.turn.as_deref())?;
-    let mut engine = ctx.engine(Access::Record)?;
+    let mut engine = ctx.engine(Verb::RecordCompaction)?;
     let session = ctx.session(&engine, &a.session)?;
     let opts = CompactionOptions {
         turn_id: super::refs::resolve_opt(turn.as_ref(), ctx.lookup(&engine), &session)?,
@@ -88,7 +88,7 @@ pub(super) fn run_compaction(ctx: &Context, a: CompactionArgs) -> Result<Report,
 
 pub(super) fn run_failed_capture(ctx: &Context, a: FailedCaptureArgs) -> Result<Report, CliError> {
     let turn = Ref::<TurnId>::new(&a.turn)?;
-    let mut engine = ctx.engine(Access::Record)?;
+    let mut engine = ctx.engine(Verb::RecordFailedCapture)?;
     let session = ctx.session(&engine, &a.session)?;
     let opts = FailedCaptureOptions {
         turn_id: turn.resolve(ctx.lookup(&engine), &session)?,

@@ -2,7 +2,7 @@
 //! what it did, which turns it reached back to, and what undid it.
 
 use super::refs::branch_turns;
-use super::{Access, CliError, Context, Report, SessionArg};
+use super::{CliError, Context, Report, SessionArg, Verb};
 use crate::style::{Role, Style, count, visible};
 use rewind_core::files::in_effect;
 use rewind_core::id::MessageId;
@@ -69,7 +69,7 @@ fn what(style: &Style, numbers: &HashMap<MessageId, usize>, o: &Operation) -> St
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let style = ctx.style.with_absolute_times(a.absolute);
-    let engine = ctx.engine(Access::Read)?;
+    let engine = ctx.engine(Verb::Operations)?;
     let session = ctx.session(&engine, &a.session)?;
     let ops = engine.operations(&session)?;
     let numbers: HashMap<MessageId, usize> = branch_turns(&engine, &session)?

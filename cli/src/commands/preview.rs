@@ -1,7 +1,7 @@
 //! `rewind preview [SESSION] (--since MSG | --turn MSG | --checkpoint ID) [--path P]...`.
 
 use super::target::TargetArgs;
-use super::{Access, CliError, Context, Report};
+use super::{CliError, Context, Report, Verb};
 
 #[derive(Debug, clap::Args)]
 pub(super) struct Args {
@@ -14,7 +14,7 @@ pub(super) struct Args {
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let target = a.target.target()?;
-    let mut engine = ctx.engine(Access::Read)?;
+    let mut engine = ctx.engine(Verb::PreviewFileRewind)?;
     let session = ctx.session(&engine, &a.target.session)?;
     let opts = target.options(ctx.lookup(&engine), &session)?;
     let retry = super::verdict::retry_command("apply", &session, &opts);

@@ -1,6 +1,6 @@
 //! `rewind prompt [SESSION] --text T`.
 
-use super::{Access, CliError, Context, Report, SessionArg};
+use super::{CliError, Context, Report, SessionArg, Verb};
 use rewind_core::record::PromptOptions;
 
 #[derive(Debug, clap::Args)]
@@ -13,7 +13,7 @@ pub(super) struct Args {
 }
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
-    let mut engine = ctx.engine(Access::Record)?;
+    let mut engine = ctx.engine(Verb::RecordPrompt)?;
     let session = ctx.session(&engine, &a.session)?;
     let out = engine.record_prompt(
         &session,

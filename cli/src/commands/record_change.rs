@@ -17,7 +17,7 @@
 //! The whole document is read and every file's bytes decoded before anything is recorded: a bad
 //! document records nothing.
 
-use super::{Access, CliError, Context, Report, SessionArg};
+use super::{CliError, Context, Report, SessionArg, Verb};
 use base64::Engine as _;
 use rewind_core::ErrorKind;
 use rewind_core::path::WorkPath;
@@ -283,7 +283,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     } else {
         None
     };
-    let mut engine = ctx.engine(Access::Record)?;
+    let mut engine = ctx.engine(Verb::RecordEdit)?;
     let session = ctx.session(&engine, &a.session)?;
     let turn_id = turn.resolve(ctx.lookup(&engine), &session)?;
     let (tool, tool_call_id, changes) = match doc {

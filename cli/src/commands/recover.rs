@@ -2,7 +2,7 @@
 //! already do this on open; this one waits for a running apply and reports every journal), or
 //! give up on one that cannot be settled, leaving its files as they are.
 
-use super::{Access, CliError, Context, Report};
+use super::{CliError, Context, Report, Verb};
 use std::fmt::Write as _;
 
 #[derive(Debug, clap::Args)]
@@ -16,7 +16,7 @@ pub(super) struct Args {
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     // Opening for rewriting waits for the apply lock and settles every journal it can: that
     // outcome is what this command reports.
-    let opened = ctx.open(Access::Rewrite)?;
+    let opened = ctx.open(Verb::Recover)?;
     let (mut engine, outcome) = (opened.engine, opened.recovered);
     if let Some(journal) = a.abandon {
         let journal = super::refs::journal(ctx.lookup(&engine), &journal)?;

@@ -1,7 +1,7 @@
 //! `rewind reply [SESSION] --turn T --text T [--error]`.
 
 use super::refs::Ref;
-use super::{Access, CliError, Context, Report, SessionArg};
+use super::{CliError, Context, Report, SessionArg, Verb};
 use rewind_core::record::ReplyOptions;
 
 #[derive(Debug, clap::Args)]
@@ -21,7 +21,7 @@ pub(super) struct Args {
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let turn = Ref::new(&a.turn)?;
-    let mut engine = ctx.engine(Access::Record)?;
+    let mut engine = ctx.engine(Verb::RecordReply)?;
     let session = ctx.session(&engine, &a.session)?;
     let turn_id = turn.resolve(ctx.lookup(&engine), &session)?;
     let opts = ReplyOptions {

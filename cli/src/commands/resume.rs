@@ -1,6 +1,6 @@
 //! `rewind resume [SESSION]`: the derived state, with diagnostics for rows that do not decode.
 
-use super::{Access, CliError, Context, Report, SessionArg};
+use super::{CliError, Context, Report, SessionArg, Verb};
 use crate::style::{count, visible};
 use std::fmt::Write as _;
 
@@ -11,7 +11,7 @@ pub(super) struct Args {
 }
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
-    let mut engine = ctx.engine(Access::Read)?;
+    let mut engine = ctx.engine(Verb::Resume)?;
     let session = ctx.session(&engine, &a.session)?;
     let state = engine.resume(&session)?;
     let mut text = format!(

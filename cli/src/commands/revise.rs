@@ -4,7 +4,7 @@
 //! the session.
 
 use super::refs::{Ref, branch_turns};
-use super::{Access, CliError, Context, NativeEngine, Report, SessionArg};
+use super::{CliError, Context, NativeEngine, Report, SessionArg, Verb};
 use crate::style::{Role, Style, short_id};
 use rewind_core::ErrorKind;
 use rewind_core::edit::{Disposition, EditOptions, Outcome, RetryOptions, WorkspaceMode};
@@ -119,11 +119,8 @@ fn describe(style: &Style, what: &str, out: &Outcome) -> String {
 
 pub(super) fn run_edit(ctx: &Context, a: EditArgs) -> Result<Report, CliError> {
     let given = Ref::<MessageId>::opt(a.message.as_deref())?;
-    let access = match a.files {
-        FilesArg::Keep => Access::Record,
-        FilesArg::Rewind => Access::Rewrite,
-    };
-    let mut engine = ctx.engine(access)?;
+    let rewind_files = matches!(a.files, FilesArg::Rewind);
+    let mut engine = ctx.engine(Verb::EditLastPrompt { rewind_files })?;
     let session = ctx.session(&engine, &a.session)?;
     let message_id = match given {
         Some(m) => m.resolve(ctx.lookup(&engine), &session)?,
@@ -146,7 +143,7 @@ pub(super) fn run_edit(ctx: &Context, a: EditArgs) -> Result<Report, CliError> {
 
 pub(super) fn run_retry(ctx: &Context, a: RetryArgs) -> Result<Report, CliError> {
     let given = Ref::<MessageId>::opt(a.message.as_deref())?;
-    let mut engine = ctx.engine(Access::Record)?;
+    let mut engine = ctx.engine(Verb::RetryLastReply)?;
     let session = ctx.session(&engine, &a.session)?;
     let message_id = match given {
         Some(m) => m.resolve(ctx.lookup(&engine), &session)?,

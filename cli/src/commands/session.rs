@@ -1,7 +1,7 @@
 //! `rewind session new|list|use`. The session `new` starts, or `use` names, becomes the workspace's
 //! current session: the one every other command acts on when it is given none.
 
-use super::{Access, CliError, Context, Report};
+use super::{CliError, Context, Report, Verb};
 use crate::style::visible;
 use rewind_core::id::SessionId;
 use rewind_core::model::Session;
@@ -70,7 +70,7 @@ fn tree(
 pub(super) fn run(ctx: &Context, args: Args) -> Result<Report, CliError> {
     match args {
         Args::New { title } => {
-            let mut engine = ctx.engine(Access::Record)?;
+            let mut engine = ctx.engine(Verb::CreateSession)?;
             let s = engine.create_session(SessionOptions {
                 title,
                 workspace_label: None,
@@ -81,7 +81,7 @@ pub(super) fn run(ctx: &Context, args: Args) -> Result<Report, CliError> {
             Ok(Report::new(&s, text))
         }
         Args::Use { session } => {
-            let engine = ctx.engine(Access::Read)?;
+            let engine = ctx.engine(Verb::ActiveBranch)?;
             let id = super::refs::session(ctx.lookup(&engine), &session)?;
             let s = rewind_core::load::session(engine.store(), &id)?;
             mark(ctx, &s.id, &format!("session {} exists", s.id))?;
@@ -89,7 +89,7 @@ pub(super) fn run(ctx: &Context, args: Args) -> Result<Report, CliError> {
             Ok(Report::new(&s, text))
         }
         Args::List => {
-            let engine = ctx.engine(Access::Read)?;
+            let engine = ctx.engine(Verb::ListSessions)?;
             let sessions = engine.sessions()?;
             let current =
                 current::read(&ctx.db).filter(|c| sessions.items.iter().any(|s| &s.id == c));

@@ -8,7 +8,7 @@
 //! f > out` stays clean); with `--json` the report is the last document on stdout.
 
 use super::refs::Ref;
-use super::{Access, CliError, Context, Report, SessionArg};
+use super::{CliError, Context, Report, SessionArg, Verb};
 use crate::output;
 use rewind_core::id::SessionId;
 use rewind_core::id::TurnId;
@@ -180,7 +180,7 @@ fn not_kept(ctx: &Context, opened: Option<FileId>, t: &Timed) -> Option<String> 
 
 pub(super) fn run_snapshot(ctx: &Context, a: SnapshotArgs) -> Result<Report, CliError> {
     let turn = Ref::<TurnId>::new(&a.turn)?;
-    let mut engine = ctx.engine(Access::Record)?;
+    let mut engine = ctx.engine(Verb::SnapshotWorkspace)?;
     let opened = opened_store(ctx);
     let session = ctx.session(&engine, &a.session)?;
     let opts = shell::Options {
@@ -220,7 +220,7 @@ fn command_line(argv: &[String]) -> String {
 
 pub(super) fn run_exec(ctx: &Context, a: ExecArgs) -> Result<Report, CliError> {
     let turn = Ref::<TurnId>::new(&a.turn)?;
-    let mut engine = ctx.engine(Access::Record)?;
+    let mut engine = ctx.engine(Verb::SnapshotWorkspace)?;
     let opened = opened_store(ctx);
     let session = ctx.session(&engine, &a.session)?;
     let turn = turn.resolve(ctx.lookup(&engine), &session)?;

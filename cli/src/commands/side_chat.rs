@@ -1,6 +1,6 @@
 //! `rewind side-chat [SESSION] [--command-id ID]`.
 
-use super::{Access, CliError, Context, Report, SessionArg};
+use super::{CliError, Context, Report, SessionArg, Verb};
 use rewind_core::fork::SideChatOptions;
 
 #[derive(Debug, clap::Args)]
@@ -21,7 +21,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
             .map(super::refs::command_id)
             .transpose()?,
     };
-    let mut engine = ctx.engine(Access::Record)?;
+    let mut engine = ctx.engine(Verb::SideChat)?;
     let session = ctx.session(&engine, &a.session)?;
     let out = engine.side_chat(&session, opts)?;
     let text = super::fork::describe(&out, "side chat");

@@ -1,6 +1,6 @@
 //! `rewind stats`: bytes recorded versus bytes stored, said in plain sentences.
 
-use super::{Access, CliError, Context, Report};
+use super::{CliError, Context, Report, Verb};
 use crate::style::count;
 
 #[derive(Debug, clap::Args)]
@@ -45,7 +45,7 @@ fn trim(r: f64) -> String {
 }
 
 pub(super) fn run(ctx: &Context, _: Args) -> Result<Report, CliError> {
-    let s = ctx.engine(Access::Read)?.stats()?;
+    let s = ctx.engine(Verb::Stats)?.stats()?;
     let recorded = format!(
         "{}, {} and {} recorded.",
         count(s.sessions, "session"),

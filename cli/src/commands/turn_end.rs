@@ -1,7 +1,7 @@
 //! `rewind turn-end [SESSION] --turn T [--failed]`.
 
 use super::refs::Ref;
-use super::{Access, CliError, Context, Report, SessionArg};
+use super::{CliError, Context, Report, SessionArg, Verb};
 use rewind_core::record::CompleteTurnOptions;
 
 #[derive(Debug, clap::Args)]
@@ -18,7 +18,7 @@ pub(super) struct Args {
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let turn = Ref::new(&a.turn)?;
-    let mut engine = ctx.engine(Access::Record)?;
+    let mut engine = ctx.engine(Verb::CompleteTurn)?;
     let session = ctx.session(&engine, &a.session)?;
     let turn_id = turn.resolve(ctx.lookup(&engine), &session)?;
     let opts = CompleteTurnOptions {

@@ -4,7 +4,7 @@
 
 use super::apply::PolicyArg;
 use super::refs::Ref;
-use super::{Access, CliError, Context, NativeEngine, Report, SessionArg};
+use super::{CliError, Context, NativeEngine, Report, SessionArg, Verb};
 use rewind_core::ErrorKind;
 use rewind_core::files::in_effect;
 use rewind_core::id::{OperationId, SessionId};
@@ -84,7 +84,7 @@ fn take_back(
     which: Latest,
     policy: PolicyArg,
 ) -> Result<Report, CliError> {
-    let mut engine = ctx.engine(Access::Rewrite)?;
+    let mut engine = ctx.engine(Verb::Undo)?;
     let session = ctx.session(&engine, session)?;
     let operation_id = match operation {
         Some(op) => op.resolve(ctx.lookup(&engine), &session)?,

@@ -16,7 +16,7 @@ use rewind_core::shell;
 use rewind_host::DiskWorkspace;
 use rewind_host::config::Config;
 use rewind_host::disk::{Bounded, file_id, gone_since};
-use rewind_host::native::{Access, NativeEngine, OpenOptions, open_store_with};
+use rewind_host::native::{NativeEngine, Opener, Verb};
 use std::path::{Component, Path, PathBuf};
 
 /// Where the event happens.
@@ -45,13 +45,8 @@ fn say<E: std::fmt::Display>(e: E) -> String {
 }
 
 fn open(place: &Place) -> Result<NativeEngine> {
-    let config = Config::load(&place.db).map_err(say)?;
-    let opts = OpenOptions {
-        access: Access::Record,
-        config,
-    };
-    let opened = open_store_with(&place.root, &place.db, place.store.as_deref(), opts);
-    Ok(opened.map_err(say)?.engine)
+    let opener = Opener::new(&place.root, &place.db).on_store(place.store.clone());
+    Ok(opener.open(Verb::HookEvent.access()).map_err(say)?.engine)
 }
 
 /// The rewind session recording the agent's session, made on its first event.

@@ -32,34 +32,15 @@ pub struct Args {
     event: Option<String>,
 }
 
-/// The workspace: the nearest directory at or above `start` that holds a `.rewind/` store,
-/// else `start` itself (the first event creates the store there).
-fn workspace_of(start: &Path) -> PathBuf {
-    let start = std::fs::canonicalize(start).unwrap_or_else(|_| start.to_path_buf());
-    start
-        .ancestors()
-        .find(|d| d.join(".rewind").is_dir())
-        .unwrap_or(&start)
-        .to_path_buf()
-}
-
 /// Handle one event; never fails, and returns within the time limit (see `bounds`).
 /// `workspace` / `db`: the global options, when given.
 pub fn run(a: &Args, workspace: Option<&Path>, db: Option<&Path>, store: Option<&str>) {
     let limits = bounds::Limits::from_env();
     let agent = a.agent.as_str();
-    let here = || {
-        let start = workspace.map_or_else(
-            || std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
-            Path::to_path_buf,
-        );
-        rewind_host::native::default_db_path(&workspace_of(&start))
-    };
-    let watchdog = bounds::Watchdog::start(
-        limits.timeout,
-        agent,
-        db.map_or_else(here, Path::to_path_buf),
-    );
+    // Where to log until the event says its directory: found from the current one.
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let early = rewind_host::native::locate(&cwd, workspace, db).db;
+    let watchdog = bounds::Watchdog::start(limits.timeout, agent, early);
     // A bug must not reach the agent either: no panic message on stderr, no exit 101.
     std::panic::set_hook(Box::new(|_| {}));
     let handled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -94,14 +75,12 @@ fn handle(
         .and_then(|p| p.cwd.clone())
         .or_else(|| std::env::current_dir().ok())
         .unwrap_or_else(|| PathBuf::from("."));
-    let root = match workspace {
-        Some(w) => std::fs::canonicalize(w).unwrap_or_else(|_| w.to_path_buf()),
-        None => workspace_of(&cwd),
-    };
-    let db = db.map_or_else(
-        || rewind_host::native::default_db_path(&root),
-        Path::to_path_buf,
-    );
+    // The one rule every front end finds the store by, from the event's directory.
+    let rewind_host::native::Location {
+        workspace: root,
+        db,
+        ..
+    } = rewind_host::native::locate(&cwd, workspace, db);
     let agent = a.agent.as_str();
     let p = match payload {
         Ok(p) => p,

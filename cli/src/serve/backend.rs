@@ -9,15 +9,14 @@
 
 use super::jsonrpc::Call;
 use rewind_core::ErrorKind;
-use rewind_host::native::{Access, OpenOptions, default_db_path, open_store_with};
+use rewind_host::native::{Opener, Verb, default_db_path};
 use rewind_host::rpc::{self, RpcError};
-use rewind_host::sqlite::SqliteStore;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
-/// Idle connections kept at most (one per workspace, see `Backend::keepers`).
+/// Workspaces whose opener (with its idle connection) is kept at most (see `Backend::openers`).
 const KEEPERS: usize = 64;
 
 /// A workspace directory and its database.
@@ -34,10 +33,10 @@ pub(crate) struct Backend {
     roots: Vec<PathBuf>,
     /// The only root when there is exactly one (with its database, which `--db` may move).
     default: Option<Served>,
-    /// An idle connection per workspace that recorded, as `NativeEngine::keeper` in the Node
-    /// addon: while one is open no call's connection is the last to close, so SQLite does not
-    /// checkpoint and fsync on every call (~20 ms instead of ~1 ms a call).
-    keepers: Mutex<HashMap<PathBuf, SqliteStore>>,
+    /// The opener of each workspace called, keeping its idle connection (`native::Opener`,
+    /// as the Node addon does): while one is open no call's connection is the last to close,
+    /// so SQLite does not checkpoint and fsync on every call (~20 ms instead of ~1 ms a call).
+    openers: Mutex<HashMap<PathBuf, Arc<Opener>>>,
     /// A PostgreSQL store every call opens instead of the workspace's SQLite file (`--store`).
     store: Option<String>,
 }
@@ -87,7 +86,7 @@ impl Backend {
         Ok(Self {
             roots: canonical,
             default,
-            keepers: Mutex::new(HashMap::new()),
+            openers: Mutex::new(HashMap::new()),
             store: None,
         })
     }
@@ -146,20 +145,24 @@ impl Backend {
         if let Some(d) = self.default.as_ref().filter(|d| d.dir == dir) {
             return Ok(d.clone());
         }
-        // A `.rewind` that is a link would put the store (and its writes) somewhere else.
+        // A `.rewind` that is a link counts, as everywhere (`native::locate`), but one that
+        // leads out of the roots would put the store (and its writes) outside them.
         let store = dir.join(".rewind");
-        if std::fs::symlink_metadata(&store).is_ok_and(|m| m.file_type().is_symlink()) {
+        if let Ok(target) = std::fs::canonicalize(&store)
+            && !self.inside(&target)
+        {
             return Err(RpcError::new(
                 ErrorKind::Untrusted,
                 format!(
-                    "{} is a symbolic link: this server keeps stores inside its roots",
+                    "{} is a symbolic link out of the roots: this server keeps stores inside them",
                     store.display()
                 ),
             ));
         }
+        let at = rewind_host::native::locate(&dir, Some(&dir), None);
         Ok(Served {
-            db: default_db_path(&dir),
-            dir,
+            db: at.db,
+            dir: at.workspace,
         })
     }
 
@@ -168,8 +171,8 @@ impl Backend {
         let ws = self.resolve(call.workspace)?;
         let mut params = call.params;
         bytes_in(call.method, &mut params);
-        let access = rpc::access(call.method, &params)?;
-        self.run_on(&ws, access, call.method, params)
+        let verb = rpc::verb(call.method, &params)?;
+        self.run_on(&ws, verb, call.method, params)
     }
 
     /// Serve from the PostgreSQL store at `url` (`--store`) instead of each SQLite file.
@@ -179,42 +182,47 @@ impl Backend {
         self
     }
 
-    /// Open `ws` with `access`, run the method, close it again: the one place that chooses the
+    /// Open `ws` for `verb`, run the method, close it again: the one place that chooses the
     /// store (the SQLite file at `ws.db`, or the PostgreSQL store of `--store`).
     fn run_on(
         &self,
         ws: &Served,
-        access: Access,
+        verb: Verb,
         method: &str,
         params: Value,
     ) -> Result<Value, RpcError> {
-        let config = rewind_host::config::Config::load(&ws.db)
-            .map_err(|e| RpcError::new(e.error_kind(), e.to_string()))?;
-        let opts = OpenOptions { access, config };
-        let opened = open_store_with(&ws.dir, &ws.db, self.store.as_deref(), opts)
+        let opened = self
+            .opener(ws)
+            .open(verb.access())
             .map_err(|e| RpcError::new(e.kind(), e.to_string()))?;
         for w in &opened.warnings {
             crate::output::warn(&format!("{}: {w}", ws.dir.display()));
         }
         let mut engine = opened.engine;
-        // PostgreSQL has no last-connection checkpoint to spare.
-        if access != Access::Read && self.store.is_none() {
-            self.keep(ws);
-        }
         rpc::call(&mut engine, method, params)
     }
 
-    fn keep(&self, ws: &Served) {
-        // A poisoned map only loses the speed-up.
-        let Ok(mut keepers) = self.keepers.lock() else {
-            return;
+    /// The opener of `ws`: the one kept for it (up to [`KEEPERS`] workspaces), else a new one.
+    fn opener(&self, ws: &Served) -> Arc<Opener> {
+        let made = || {
+            Arc::new(
+                Opener::new(&ws.dir, &ws.db)
+                    .on_store(self.store.clone())
+                    .keeping_idle(),
+            )
         };
-        if keepers.len() < KEEPERS
-            && !keepers.contains_key(&ws.db)
-            && let Ok(store) = SqliteStore::open(&ws.db)
-        {
-            keepers.insert(ws.db.clone(), store);
+        // A poisoned map only loses the speed-up.
+        let Ok(mut openers) = self.openers.lock() else {
+            return made();
+        };
+        if let Some(o) = openers.get(&ws.db) {
+            return Arc::clone(o);
         }
+        let o = made();
+        if openers.len() < KEEPERS {
+            openers.insert(ws.db.clone(), Arc::clone(&o));
+        }
+        o
     }
 }
 

@@ -3,14 +3,20 @@
 //! that came from elsewhere (see `open` and `trust`).
 
 mod any;
+mod locate;
 mod open;
+mod opener;
 mod trust;
+mod verb;
 
+pub use locate::{Found, Location, holds_store, locate};
 pub use open::{
     Access, OpenError, OpenOptions, Opened, default_db_path, describe_stuck, is_postgres_url, open,
     open_store_with, open_with,
 };
+pub use opener::Opener;
 pub use trust::{Trust, trust_store, trust_store_in};
+pub use verb::Verb;
 
 use crate::disk::DiskWorkspace;
 pub use any::AnyStore;

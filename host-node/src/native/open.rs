@@ -91,6 +91,9 @@ pub enum OpenError {
          in this workspace first"
     )]
     Untrusted(String),
+    /// `config.json` beside the database cannot be read.
+    #[error("{0}")]
+    Config(HostError),
     /// Settling a crashed apply failed; nothing else was done.
     #[error("recovering an interrupted apply failed: {0}")]
     Recover(#[from] recover::Error),
@@ -100,7 +103,9 @@ impl OpenError {
     /// The stable code.
     pub fn kind(&self) -> ErrorKind {
         match self {
-            Self::Workspace { source, .. } | Self::Database { source, .. } => source.error_kind(),
+            Self::Workspace { source, .. }
+            | Self::Database { source, .. }
+            | Self::Config(source) => source.error_kind(),
             Self::Untrusted(_) => ErrorKind::Untrusted,
             Self::Recover(e) => e.kind(),
         }

@@ -10,7 +10,7 @@ mod args;
 #[cfg(test)]
 mod tests;
 
-pub use access::access;
+pub use access::{access, verb};
 pub use args::{bytes, bytes_json};
 
 use args::Args;

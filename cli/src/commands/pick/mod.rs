@@ -10,7 +10,7 @@ mod ask;
 mod list;
 
 use super::apply::PolicyArg;
-use super::{Access, CliError, Context, Report, SessionArg};
+use super::{CliError, Context, Report, SessionArg, Verb};
 use crate::style::Role;
 use ask::Asker;
 use list::Prompt;
@@ -124,8 +124,8 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     // they think) and the rewind reopens; the engine re-plans then, so a change made meanwhile
     // is caught by its checks, not overwritten.
     let first = match (&asker, a.scope) {
-        (None, Some(scope)) => access(scope),
-        _ => Access::Read,
+        (None, Some(scope)) => verb(scope),
+        _ => Verb::ActiveBranch,
     };
     let mut engine = ctx.engine(first)?;
     let session_id = ctx.session(&engine, &a.session)?;
@@ -198,9 +198,9 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     if !confirmed {
         return Ok(cancelled());
     }
-    if first != access(scope) {
+    if first != verb(scope) {
         drop(engine);
-        engine = ctx.engine(access(scope))?;
+        engine = ctx.engine(verb(scope))?;
     }
     let opts = Options {
         scope: scope.scope(),
@@ -214,11 +214,9 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
 }
 
 /// The apply lock only when files are written.
-fn access(scope: ScopeArg) -> Access {
-    if scope.files() {
-        Access::Rewrite
-    } else {
-        Access::Record
+fn verb(scope: ScopeArg) -> Verb {
+    Verb::Rewind {
+        files: scope.files(),
     }
 }
 
