@@ -22,18 +22,19 @@ pub(super) enum ColorChoice {
 impl ColorChoice {
     /// Whether to colour text going to stdout (or stderr, when `to_stderr`).
     pub(super) fn enabled(self, to_stderr: bool) -> bool {
-        let env = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
         match self {
             Self::Always => true,
             Self::Never => false,
-            Self::Auto if env("NO_COLOR") => false,
-            Self::Auto if env("CLICOLOR_FORCE") => true,
+            Self::Auto if anstyle_query::no_color() => false,
+            Self::Auto if anstyle_query::clicolor_force() => true,
             Self::Auto => {
                 let tty = if to_stderr {
                     std::io::stderr().is_terminal()
                 } else {
                     std::io::stdout().is_terminal()
                 };
+                // Not `anstyle_query::term_supports_color`: it also refuses colour where TERM is
+                // unset, which a terminal without it has always had here.
                 tty && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
             }
         }

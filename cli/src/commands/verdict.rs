@@ -180,16 +180,9 @@ pub(super) fn retry_command(verb: &str, session: &SessionId, t: &TargetOptions) 
     cmd
 }
 
-/// `p` as one shell word.
+/// `p` as one shell word (single-quoted where the shell would read it otherwise).
 pub(super) fn shell_word(p: &str) -> String {
-    let plain = !p.is_empty()
-        && p.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
-    if plain {
-        p.to_owned()
-    } else {
-        format!("'{}'", p.replace('\'', r"'\''"))
-    }
+    shell_words::quote(p).into_owned()
 }
 
 /// The lines of restored files.
