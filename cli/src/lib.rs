@@ -1,6 +1,18 @@
-//! rewind-cli: the `rewind` command.
+//! rewind-cli: the `rewind` command, the front ends of the native host. It holds the CLI
+//! ([`commands`]: one module per subcommand, the clap definitions and the dispatch), the agent
+//! hook ([`hook`]: `rewind hook <agent>`, one hook event as JSON on stdin) and the JSON-RPC
+//! server ([`serve`]: `rewind serve --stdio | --http ADDR`), over services they share at the
+//! crate root: [`CliError`] and its exit codes, the one output writer (a closed pipe ends
+//! quietly, a full disk is said), the text style, and the `--workspace` / `--db` / `--store`
+//! flags turned into a place by `rewind_host::native::locate`.
 //!
-//! DOC-PLACEHOLDER
+//! It never touches a store or a file by itself: every open goes through
+//! `rewind_host::native::Opener` with the rights the verb's `rewind_host::native::Verb` names,
+//! and every verb is `rewind_core`'s. It is a binary's library, not an API to build on: to
+//! embed rewind in a Rust program use `rewind-host` (SQLite or PostgreSQL store, the real
+//! workspace, `open`, the `rpc` dispatcher) or `rewind-core` (the pure engine over your own
+//! ports); from Node use `rewind-node` (durable) or the wasm package `rewind-wasm`; from any
+//! other language, `rewind serve`.
 
 // Every byte of output goes through `output`, which handles a closed pipe and a full disk.
 #![deny(clippy::print_stdout, clippy::print_stderr)]

@@ -55,6 +55,8 @@ use std::path::PathBuf;
     about = "Checkpoints, rewinds and undo for AI coding-agent sessions",
     long_about = None
 )]
+// The field docs are the `--help` text, where `<workspace>` reads as a placeholder, not HTML.
+#[allow(rustdoc::invalid_html_tags)]
 pub struct Cli {
     /// The workspace the agent edits (default: the nearest directory holding .rewind/, from the
     /// current one up; else the current directory).

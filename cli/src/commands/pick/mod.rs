@@ -104,20 +104,26 @@ fn unanswered(flags: &[&str]) -> CliError {
     )
 }
 
+/// Without a terminal to ask at, every answer must be given: the flags still missing.
+fn all_answered(a: &Args) -> Result<(), CliError> {
+    let missing: Vec<&str> = [
+        (a.turn.is_none(), "--turn <REF>"),
+        (a.scope.is_none(), "--scope code|conversation|both"),
+        (!a.yes, "--yes"),
+    ]
+    .into_iter()
+    .filter_map(|(m, flag)| m.then_some(flag))
+    .collect();
+    match missing.as_slice() {
+        [] => Ok(()),
+        missing => Err(unanswered(missing)),
+    }
+}
+
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let asker = Asker::open(ctx);
     if asker.is_none() {
-        let missing: Vec<&str> = [
-            (a.turn.is_none(), "--turn <REF>"),
-            (a.scope.is_none(), "--scope code|conversation|both"),
-            (!a.yes, "--yes"),
-        ]
-        .into_iter()
-        .filter_map(|(m, flag)| m.then_some(flag))
-        .collect();
-        if !missing.is_empty() {
-            return Err(unanswered(&missing));
-        }
+        all_answered(&a)?;
     }
     // A script's answers are all known: one engine with the rights the rewind needs. A person
     // takes their time, so the questions run on a read-only engine (no apply lock held while
