@@ -75,12 +75,14 @@ fn handle(
         .and_then(|p| p.cwd.clone())
         .or_else(|| std::env::current_dir().ok())
         .unwrap_or_else(|| PathBuf::from("."));
-    // The one rule every front end finds the store by, from the event's directory.
+    // The one rule every front end finds the store by, from the event's directory; a given
+    // workspace made canonical, as the tools' paths are compared with it.
+    let given = workspace.map(|w| std::fs::canonicalize(w).unwrap_or_else(|_| w.to_path_buf()));
     let rewind_host::native::Location {
         workspace: root,
         db,
         ..
-    } = rewind_host::native::locate(&cwd, workspace, db);
+    } = rewind_host::native::locate(&cwd, given.as_deref(), db);
     let agent = a.agent.as_str();
     let p = match payload {
         Ok(p) => p,

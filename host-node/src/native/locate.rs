@@ -37,16 +37,15 @@ pub enum Found {
     },
 }
 
-/// Find the workspace and database (see the module docs): `workspace` when given, else the
-/// nearest directory at or above `start` holding `.rewind/`, else `start`; `db` when given,
-/// else `<workspace>/.rewind/rewind.db`. Paths that exist are made canonical, so the
-/// workspace root is the one the store and the disk workspace resolve to.
+/// Find the workspace and database (see the module docs): `workspace` when given (as it is
+/// given), else the nearest directory at or above `start` holding `.rewind/`, else `start`
+/// (both made canonical when they exist: the search walks real directories); `db` when
+/// given, else `<workspace>/.rewind/rewind.db`.
 pub fn locate(start: &Path, workspace: Option<&Path>, db: Option<&Path>) -> Location {
-    let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
     let (workspace, found) = match workspace {
-        Some(w) => (real(w), Found::Given),
+        Some(w) => (w.to_path_buf(), Found::Given),
         None => {
-            let from = real(start);
+            let from = std::fs::canonicalize(start).unwrap_or_else(|_| start.to_path_buf());
             let root = from
                 .ancestors()
                 .find(|d| holds_store(d))

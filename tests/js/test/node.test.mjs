@@ -3,6 +3,7 @@
 // nothing; errors carry the stable codes; the method list is the wasm Engine's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Engine, methods, NODE_PKG, ROOT, CLI, cli, run, tempWorkspace } from '../lib/native.mjs';
@@ -161,4 +162,24 @@ test('the methods are the wasm Engine methods, in the JS wrapper, the addon and 
   for (const m of methods) assert.equal(typeof Engine.prototype[m], 'function', m);
   const esm = await import(path.join(NODE_PKG, 'index.mjs'));
   assert.equal(esm.Engine, Engine);
+});
+
+test('a .rewind that links to a directory is the store for Node and the CLI alike', () => {
+  const base = fs.realpathSync(tempWorkspace());
+  const ws = path.join(base, 'ws');
+  const kept = path.join(base, 'kept');
+  fs.mkdirSync(path.join(ws, 'sub'), { recursive: true });
+  fs.mkdirSync(kept);
+  fs.symlinkSync(kept, path.join(ws, '.rewind'), 'dir');
+  const engine = Engine.open(ws);
+  const { id } = engine.createSession({ title: 'linked' });
+  engine.close();
+  assert.ok(fs.existsSync(path.join(kept, 'rewind.db')), 'the store is where the link leads');
+  // The CLI, from a directory below, finds the same store by the same rule.
+  const env = { ...process.env };
+  delete env.REWIND_DB;
+  delete env.REWIND_STORE;
+  const out = execFileSync(CLI, ['--json', 'session', 'list'], { cwd: path.join(ws, 'sub'), encoding: 'utf8', env });
+  assert.deepEqual(JSON.parse(out).map((s) => s.id), [id]);
+  assert.ok(!fs.existsSync(path.join(ws, 'sub', '.rewind')), 'no second store below it');
 });
