@@ -1,5 +1,5 @@
 //! `rewind serve --stdio` driven as a client would: the JSON-RPC spec's examples, a whole
-//! session with bytes in base64 (and the Python client's session and the README example), and
+//! session with bytes in base64 (and the Python client's session and the example of docs/server.md), and
 //! the roots a server may touch.
 
 mod common;
@@ -247,13 +247,13 @@ fn the_python_client_drives_a_whole_session() {
 
 #[test]
 fn the_readme_python_example_runs() {
-    // The README shows this very program; a change to one must be made to the other.
+    // docs/server.md shows this very program; a change to one must be made to the other.
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let example = std::fs::read_to_string(root.join("tests/clients/example.py")).expect("example");
-    let readme = std::fs::read_to_string(root.join("README.md")).expect("README");
+    let page = std::fs::read_to_string(root.join("docs/server.md")).expect("docs/server.md");
     assert!(
-        readme.contains(&format!("```python\n{example}```")),
-        "README.md must show tests/clients/example.py word for word"
+        page.contains(&format!("```python\n{example}```")),
+        "docs/server.md must show tests/clients/example.py word for word"
     );
     let dir = tempfile::tempdir().expect("tempdir");
     python("example.py", &[], dir.path());

@@ -12,6 +12,15 @@
 //! JavaScript callbacks in wasm, `mem::MemStore` and `testkit` in memory). `core/clippy.toml`
 //! enforces this.
 //!
+//! ## Which crate instead
+//!
+//! To record into SQLite or PostgreSQL and rewind real files from Rust, use `rewind-host`
+//! (`host-node/`: `rewind_host::open`), which wraps this engine in the native ports, the apply
+//! lock and crash recovery. From a terminal or an agent's hooks, the `rewind` binary
+//! (`rewind-cli`, `cli/`); from another language, `rewind serve`. From JavaScript, `rewind-wasm`
+//! (browsers, Node in memory) or `rewind-node` (Node on the CLI's store). The guides:
+//! `README.md` and `docs/` (`docs/rust.md` for this crate).
+//!
 //! ## The loop
 //!
 //! ```text

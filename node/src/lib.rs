@@ -14,6 +14,17 @@
 //! keeps the addon and the CLI under exactly the same rules, for about a millisecond a call
 //! (one idle connection kept open makes that possible: see `rewind_host::native::Opener`,
 //! the one opener every front end uses).
+//!
+//! ## What this crate does not do
+//!
+//! It has no engine, store or rules of its own (all are `rewind-host`'s, so the addon and the
+//! CLI cannot disagree), keeps no store open between calls, and compiles none of the CLI's front
+//! ends. It is not meant to be used from Rust.
+//!
+//! ## Which crate instead
+//!
+//! For a browser, or Node without a store on disk, use `rewind-wasm` (the same methods and
+//! types); from Rust, `rewind-host`; from the terminal, `rewind-cli`. The guide: `docs/node.md`.
 
 use napi::bindgen_prelude::Error;
 use napi_derive::napi;

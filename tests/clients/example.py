@@ -1,4 +1,4 @@
-# The README's example: a Python program drives `rewind serve --stdio` in the current directory.
+# The docs' example (docs/server.md): a Python program drives `rewind serve --stdio` in the current directory.
 import base64, json, subprocess
 
 server = subprocess.Popen(["rewind", "serve", "--stdio"], stdin=subprocess.PIPE,

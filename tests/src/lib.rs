@@ -3,6 +3,8 @@
 //! scenario files under `tests/scenarios/` run against every host.
 
 pub mod call;
+#[cfg(doctest)]
+mod doc_examples;
 pub mod scenario;
 
 pub use call::{CallError, call};

@@ -13,6 +13,19 @@
 //! (with optional range-read callbacks, and `workspaceSnapshot` for shell capture).
 //! Time is `Date.now()`; ids are random from `crypto.getRandomValues`.
 //!
+//! ## What this crate does not do
+//!
+//! It touches no file and no database of its own: every byte goes through the JS hosts it is
+//! given, and durability is the host's (`onCommit`, a store object, or `rewind-wasm/persist`'s
+//! IndexedDB). It is not meant to be used from Rust.
+//!
+//! ## Which crate instead
+//!
+//! For a Node program that should share its store with the `rewind` CLI (SQLite, real files,
+//! the same locks and recovery), use `rewind-node`; from Rust, `rewind-host` (native) or
+//! `rewind-core` (the engine alone). The JS guide: `docs/js.md`; the package's README:
+//! `wasm/js/README.md`.
+//!
 //! Module map: [`engine`] (the class), `host` (the JS hosts as core ports), `convert` (serde
 //! across the boundary), `error` (`RewindError`), `types` (the TypeScript declarations).
 

@@ -1,12 +1,10 @@
 // The generated package as a dependency: the .wasm imports nothing from "env", the web target
-// loads, and the README's JavaScript examples run from a Node project that depends on wasm/pkg.
+// loads, and the package.json exports resolve (the docs' examples run in docs.test.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
-import { PKG, ROOT } from '../lib/pkg.mjs';
+import { PKG } from '../lib/pkg.mjs';
 
 const WASM = path.join(PKG, 'rewind_wasm_bg.wasm');
 
@@ -42,57 +40,4 @@ test('the package.json exports resolve for Node', () => {
   for (const f of ['node/rewind_wasm.js', 'node/rewind_wasm.mjs', 'node/rewind_wasm.d.ts', 'node/rewind_wasm.d.mts', 'web/rewind_wasm.js', 'web/rewind_wasm.d.ts', 'rewind_wasm_bg.wasm']) {
     assert.ok(fs.existsSync(path.join(PKG, f)), f);
   }
-});
-
-/** The ```js blocks of the README's "## Usage (JavaScript)" section. */
-function readmeExamples() {
-  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const section = readme.split(/^## /m).find((s) => s.startsWith('Usage (JavaScript)'));
-  assert.ok(section, 'README has a "Usage (JavaScript)" section');
-  return [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
-}
-
-/** A throwaway Node project whose node_modules/rewind-wasm is the package folder (what npm makes of a file: dependency). */
-function project() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rewind-js-'));
-  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: 'module', dependencies: { 'rewind-wasm': `file:${PKG}` } }));
-  fs.mkdirSync(path.join(dir, 'node_modules'));
-  fs.symlinkSync(PKG, path.join(dir, 'node_modules/rewind-wasm'), 'dir');
-  return dir;
-}
-
-test('the README Node example runs from a project that depends on the package', () => {
-  const [node] = readmeExamples();
-  const dir = project();
-  fs.writeFileSync(path.join(dir, 'example.mjs'), node);
-  const out = execFileSync(process.execPath, ['example.mjs'], { cwd: dir, encoding: 'utf8' });
-  const lines = out.split('\n').filter((l) => l !== '');
-  assert.deepEqual(lines, ["true [ 'src/lib.rs' ]", 'true fn foo() {}', 'invalid_input', 'fn bar() {}']);
-  fs.rmSync(dir, { recursive: true });
-});
-
-test('the README shell capture example records a sed and an rm, and rewinds them', () => {
-  const [, , shell] = readmeExamples();
-  assert.ok(shell, 'README has a shell capture example');
-  const dir = project();
-  fs.writeFileSync(path.join(dir, 'example.mjs'), shell);
-  const out = execFileSync(process.execPath, ['example.mjs'], { cwd: dir, encoding: 'utf8' });
-  const lines = out.split('\n').filter((l) => l !== '');
-  assert.deepEqual(lines, ["shell [ 'src/lib.rs' ] [ 'old.txt' ]", 'fn foo() {} true']);
-  fs.rmSync(dir, { recursive: true });
-});
-
-test('the README browser example runs against the web target', () => {
-  const [, browser] = readmeExamples();
-  assert.ok(browser, 'README has a browser example');
-  const dir = project();
-  // Node's fetch cannot read file: URLs; serve the .wasm from disk the way a web server would.
-  const shim = `import fs from 'node:fs'; import { fileURLToPath } from 'node:url';
-globalThis.fetch = async (url) => new Response(fs.readFileSync(fileURLToPath(url)), { headers: { 'content-type': 'application/wasm' } });
-`;
-  fs.writeFileSync(path.join(dir, 'shim.mjs'), shim);
-  fs.writeFileSync(path.join(dir, 'example.mjs'), browser);
-  const out = execFileSync(process.execPath, ['--import', './shim.mjs', 'example.mjs'], { cwd: dir, encoding: 'utf8' });
-  assert.equal(out.trim(), '2');
-  fs.rmSync(dir, { recursive: true });
 });
