@@ -122,6 +122,12 @@ impl Error {
     }
 }
 
+impl crate::Coded for Error {
+    fn code(&self) -> ErrorKind {
+        self.kind()
+    }
+}
+
 fn blocked(code: &'static str, text: String, preview: Option<Preview>) -> Outcome {
     Outcome {
         disposition: Disposition::Blocked,

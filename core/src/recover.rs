@@ -130,6 +130,12 @@ impl Error {
     }
 }
 
+impl crate::Coded for Error {
+    fn code(&self) -> ErrorKind {
+        self.kind()
+    }
+}
+
 /// Why settling one journal stopped before it committed: the journal stays pending.
 fn stuck(j: &Journal, path: Option<&WorkPath>, reason: String) -> Stuck {
     Stuck {

@@ -75,6 +75,12 @@ impl Error {
     }
 }
 
+impl crate::Coded for Error {
+    fn code(&self) -> ErrorKind {
+        self.kind()
+    }
+}
+
 /// How often an append is re-planned when another writer took the next seq first.
 const APPEND_ATTEMPTS: usize = 8;
 
