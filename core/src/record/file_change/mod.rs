@@ -1,3 +1,7 @@
+//! Record a tool's file change: the exact bytes before and after each file, stored as
+//! content-addressed blobs in one checkpoint (`edit`), or the record that a change could not be
+//! captured (`failed_capture`), which a rewind reports instead of restoring stale content.
+
 use super::{Error, append, live_turn};
 use crate::batch::{Batch, Write};
 use crate::ctx::Ports;
