@@ -311,9 +311,8 @@ fn fork_tail(parent: &SessionId, title: &str, mode: WorkspaceMode, restoring: us
             .to_owned(),
     };
     let notice = format!(
-        "This session was forked from session {parent} ({}). {files_line} Continue from this fork; do not assume \
-         messages after the fork point happened in this session.",
-        title
+        "This session was forked from session {parent} ({title}). {files_line} Continue from this fork; do not assume \
+         messages after the fork point happened in this session."
     );
     vec![
         Tail {

@@ -271,7 +271,7 @@ pub(super) fn attempt(
 /// What changed since the previous snapshot that nothing recorded explains, and whether anything
 /// (a checkpoint, an operation) was recorded since it.
 fn changes_since(
-    p: &mut Ports<'_>,
+    p: &Ports<'_>,
     session: &SessionId,
     v: &Previous,
     operations: &[crate::ports::Row],
