@@ -9,7 +9,7 @@ use crate::corpus::Corpus;
 use crate::harness::{Measured, Result, Samples, child_peak_kib, peak_kib, reset_peak, run};
 use crate::report::Table;
 use crate::shadow::{ShadowGit, du, remove_db};
-use crate::shell_report::{Exec, First, Results, Storage, Unchanged};
+use crate::shell_report::{Exec, First, Results, STORAGE_COMMANDS, Storage, Unchanged};
 use crate::shell_tree::{self, Tree};
 use crate::workload;
 use rewind_core::id::{SessionId, TurnId};
@@ -25,8 +25,6 @@ use std::time::{Duration, Instant};
 /// warm samples: a cold shadow-git snapshot of 100,000 files takes tens of seconds, a warm
 /// command sample there about ten (both sides, their catch-ups and the CLI).
 const SIZES: &[(usize, usize, usize)] = &[(10_000, 5, 1), (100_000, 3, 2)];
-/// Commands run before the storage is measured.
-pub const STORAGE_COMMANDS: usize = 20;
 
 /// Durations collected by hand (the samples of both sides interleave) and the peak RSS.
 #[derive(Debug, Default)]

@@ -5,6 +5,9 @@ use crate::report::{Met, Table};
 use crate::shell_tree::Tree;
 use std::time::Duration;
 
+/// Commands run before the storage is measured (the report's storage row names the count).
+pub const STORAGE_COMMANDS: usize = 20;
+
 /// First snapshots.
 #[derive(Debug)]
 pub struct First {
@@ -254,7 +257,7 @@ pub fn table(tree: &Tree, r: &Results) -> Table {
 }
 
 fn storage_rows(t: &mut Table, s: &Storage) {
-    let after = crate::shell::STORAGE_COMMANDS;
+    let after = STORAGE_COMMANDS;
     t.value(
         "stored after the first snapshot: rewind db + WAL (store open / after close)",
         format!(

@@ -24,9 +24,26 @@ fn db_size(db: &Path) -> u64 {
         .sum()
 }
 
+/// What the edits left: the store's figures after the first and the last edit, and the
+/// database's size before and after.
+struct Figures {
+    first: rewind_core::stats::Stats,
+    end: rewind_core::stats::Stats,
+    dedup: bool,
+    exact: bool,
+    slowest: std::time::Duration,
+    db_empty: u64,
+    db_end: u64,
+}
+
 /// Run the scenario.
 pub fn run_scenario(data: &Path, corpus: &Corpus) -> Result<Table> {
     eprintln!("bench: storage of {EDITS} small edits of a 100 KB file");
+    Ok(table(&measure(data, corpus)?))
+}
+
+/// Make the edits, revert to the original, and read every version back.
+fn measure(data: &Path, corpus: &Corpus) -> Result<Figures> {
     let dir = data.join("storage");
     let _ = std::fs::remove_dir_all(&dir);
     let ws = dir.join("ws");
@@ -92,7 +109,29 @@ pub fn run_scenario(data: &Path, corpus: &Corpus) -> Result<Table> {
     // Closing folds the WAL into the database file: its size is then what is kept.
     drop(e);
     let db_end = db_size(&db);
+    Ok(Figures {
+        first,
+        end,
+        dedup,
+        exact,
+        slowest,
+        db_empty,
+        db_end,
+    })
+}
 
+/// The report of what the edits left.
+fn table(f: &Figures) -> Table {
+    let Figures {
+        first,
+        end,
+        dedup,
+        exact,
+        slowest,
+        db_empty,
+        db_end,
+    } = f;
+    let (dedup, exact, slowest, db_empty, db_end) = (*dedup, *exact, *slowest, *db_empty, *db_end);
     let changed_total = (EDITS * CHANGED) as u64;
     let marginal_stored = end.stored_bytes - first.stored_bytes;
     let marginal_changed = ((EDITS - 1) * CHANGED) as u64;
@@ -160,5 +199,5 @@ pub fn run_scenario(data: &Path, corpus: &Corpus) -> Result<Table> {
          deltas, a whole copy every 256 versions). The database growth also counts every \
          message, turn and checkpoint row the 100 turns wrote, which the blob figure does not.",
     );
-    Ok(tb)
+    tb
 }

@@ -67,6 +67,12 @@ impl Error {
     }
 }
 
+impl crate::Coded for Error {
+    fn code(&self) -> ErrorKind {
+        self.kind()
+    }
+}
+
 /// Rewind conversation and files to before a prompt, as one unit.
 pub fn rewind(p: &mut Ports<'_>, session: &SessionId, opts: Options) -> Result<Outcome, Error> {
     let base = load::session(p.store, session).map_err(files::Error::from)?;

@@ -93,6 +93,12 @@ impl Error {
     }
 }
 
+impl crate::Coded for Error {
+    fn code(&self) -> ErrorKind {
+        self.kind()
+    }
+}
+
 /// A planned cursor move.
 #[derive(Clone, Debug)]
 pub(crate) struct ConversationPlan {

@@ -5,7 +5,6 @@ use crate::both;
 use crate::branch::{self, ActiveBranch};
 use crate::conversation;
 use crate::ctx::{Limits, Ports};
-use crate::edit;
 use crate::files::{self, ApplyOptions, ApplyOutcome, Preview, RewindDiff, TargetOptions};
 use crate::fork;
 use crate::gc;
@@ -16,6 +15,7 @@ use crate::ports::{Clock, IdSource, StoreWrite, TurnControl, Workspace};
 use crate::record::{self, *};
 use crate::recover;
 use crate::resume::{self, CheckpointSummary};
+use crate::revise;
 use crate::shell;
 use crate::undo;
 
@@ -250,17 +250,17 @@ impl<S: StoreWrite, W: Workspace> Engine<S, W> {
     pub fn edit_last_prompt(
         &mut self,
         s: &SessionId,
-        opts: edit::EditOptions,
-    ) -> Result<edit::Outcome, edit::Error> {
-        edit::edit_last_prompt(&mut self.ports(), s, opts)
+        opts: revise::EditOptions,
+    ) -> Result<revise::Outcome, revise::Error> {
+        revise::edit_last_prompt(&mut self.ports(), s, opts)
     }
     /// Retry the latest reply.
     pub fn retry_last_reply(
         &mut self,
         s: &SessionId,
-        opts: edit::RetryOptions,
-    ) -> Result<edit::Outcome, edit::Error> {
-        edit::retry_last_reply(&mut self.ports(), s, opts)
+        opts: revise::RetryOptions,
+    ) -> Result<revise::Outcome, revise::Error> {
+        revise::retry_last_reply(&mut self.ports(), s, opts)
     }
     /// Derive a session's state.
     pub fn resume(&mut self, s: &SessionId) -> Result<resume::State, load::Error> {

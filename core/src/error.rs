@@ -161,28 +161,3 @@ pub trait Coded: std::error::Error {
     /// The stable code.
     fn code(&self) -> ErrorKind;
 }
-
-macro_rules! coded {
-    ($($ty:ty),* $(,)?) => {$(
-        impl Coded for $ty {
-            fn code(&self) -> ErrorKind {
-                self.kind()
-            }
-        }
-    )*};
-}
-
-coded!(
-    crate::record::Error,
-    crate::load::Error,
-    crate::files::Error,
-    crate::conversation::Error,
-    crate::both::Error,
-    crate::undo::Error,
-    crate::edit::Error,
-    crate::fork::Error,
-    crate::recover::Error,
-    crate::gc::Error,
-    crate::rewind::Error,
-    crate::replay::Error,
-);

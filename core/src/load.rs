@@ -61,6 +61,12 @@ impl Error {
     }
 }
 
+impl crate::Coded for Error {
+    fn code(&self) -> ErrorKind {
+        self.kind()
+    }
+}
+
 /// Records that decoded, plus diagnostics for those that did not.
 #[derive(Clone, Debug)]
 pub struct Decoded<T> {

@@ -52,6 +52,12 @@ impl Error {
     }
 }
 
+impl crate::Coded for Error {
+    fn code(&self) -> ErrorKind {
+        self.kind()
+    }
+}
+
 fn diagnostic(index: usize, reason: String) -> Diagnostic {
     Diagnostic {
         kind: "batch".into(),

@@ -53,6 +53,12 @@ impl Error {
     }
 }
 
+impl crate::Coded for Error {
+    fn code(&self) -> ErrorKind {
+        self.kind()
+    }
+}
+
 /// Undo a file-writing operation (a file rewind, the file part of `both`, or an undo).
 pub fn undo(p: &mut Ports<'_>, session: &SessionId, opts: Options) -> Result<ApplyOutcome, Error> {
     // An undo needs the operation log only (it grows with rewinds, not with messages).

@@ -7,6 +7,7 @@ use rewind_core::id::{
     CheckpointId, CommandId, JournalId, MessageId, OperationId, SessionId, TurnId,
 };
 use rewind_core::ports::{BlobInfo, Row, Store, StoreWrite};
+use rewind_core::testkit::batches::{create, msg, sid};
 use rewind_core::{HostError, HostErrorKind};
 use rewind_host::SqliteStore;
 use rewind_host::sqlite::SCHEMA_VERSION;
@@ -83,30 +84,6 @@ impl StoreWrite for OnDisk {
 
 rewind_core::store_contract!(in_memory, SqliteStore::open_in_memory().expect("open"));
 rewind_core::store_contract!(on_disk, OnDisk::new());
-
-fn sid(n: &str) -> SessionId {
-    SessionId::parse(&format!("ses_{n}")).expect("valid")
-}
-
-fn create(n: &str) -> Batch {
-    let mut b = Batch::new();
-    b.require(Precondition::SessionAbsent(sid(n)));
-    b.push(Write::CreateSession {
-        session: sid(n),
-        body: format!("{{\"n\":\"{n}\"}}"),
-    });
-    b
-}
-
-fn msg(n: &str, seq: u64) -> Write {
-    Write::AppendMessage {
-        session: sid(n),
-        seq,
-        message: MessageId::parse(&format!("msg_{n}{seq}")).expect("valid"),
-        body: format!("{{\"seq\":{seq}}}"),
-        boundary: false,
-    }
-}
 
 fn blob(bytes: &[u8]) -> Write {
     Write::PutBlob {

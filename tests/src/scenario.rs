@@ -203,6 +203,42 @@ fn check_modes<W: Workspace>(ws: &mut W, modes: &BTreeMap<String, u32>) -> Resul
     Ok(())
 }
 
+/// What the person does to the workspace before a step: writes, deletes, mode changes.
+fn user_changes(ws: &mut dyn Workspace, step: &Step) -> Result<(), String> {
+    for (path, content) in &step.user_write {
+        let p = WorkPath::parse(path).map_err(|e| e.to_string())?;
+        let b = bytes(content).map_err(|e| e.message)?.unwrap_or_default();
+        ws.write(&p, &b).map_err(|e| e.to_string())?;
+    }
+    for path in &step.user_delete {
+        let p = WorkPath::parse(path).map_err(|e| e.to_string())?;
+        ws.remove(&p).map_err(|e| e.to_string())?;
+    }
+    for (path, mode) in &step.user_chmod {
+        let p = WorkPath::parse(path).map_err(|e| e.to_string())?;
+        ws.set_mode(&p, *mode).map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// The tool's own write that a `recordEdit` records: its `after` bytes put in place (or the
+/// file removed for `null`) before the call, as a real agent's tool would have done.
+fn tool_write(ws: &mut dyn Workspace, args: &Value) -> Result<(), String> {
+    let path = args
+        .get("path")
+        .and_then(Value::as_str)
+        .ok_or("recordEdit needs a path")?;
+    if let Ok(p) = WorkPath::parse(path) {
+        let after = bytes(args.get("after").unwrap_or(&Value::Null)).map_err(|e| e.message)?;
+        match after {
+            Some(b) => ws.write(&p, &b),
+            None => ws.remove(&p),
+        }
+        .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
 /// Run a scenario on an engine whose hosts can take faults.
 pub fn run<S: StoreWrite, W: Workspace>(
     sc: &Scenario,
@@ -228,33 +264,7 @@ pub fn run<S: StoreWrite, W: Workspace>(
                 step.call.as_deref().unwrap_or("-")
             )
         };
-        for (path, content) in &step.user_write {
-            let p = WorkPath::parse(path).map_err(|e| here(e.to_string()))?;
-            let b = bytes(content)
-                .map_err(|e| here(e.message))?
-                .unwrap_or_default();
-            engine
-                .workspace_mut()
-                .inner_mut()
-                .write(&p, &b)
-                .map_err(|e| here(e.to_string()))?;
-        }
-        for path in &step.user_delete {
-            let p = WorkPath::parse(path).map_err(|e| here(e.to_string()))?;
-            engine
-                .workspace_mut()
-                .inner_mut()
-                .remove(&p)
-                .map_err(|e| here(e.to_string()))?;
-        }
-        for (path, mode) in &step.user_chmod {
-            let p = WorkPath::parse(path).map_err(|e| here(e.to_string()))?;
-            engine
-                .workspace_mut()
-                .inner_mut()
-                .set_mode(&p, *mode)
-                .map_err(|e| here(e.to_string()))?;
-        }
+        user_changes(engine.workspace_mut().inner_mut(), step).map_err(here)?;
         if let Some(spec) = &step.fault {
             let (op, f) = fault(spec).map_err(here)?;
             match op {
@@ -277,20 +287,7 @@ pub fn run<S: StoreWrite, W: Workspace>(
         let args = substitute(&step.args, &vars).map_err(here)?;
         let has_after = args.get("after").is_some();
         if name == "recordEdit" && step.tool_writes != Some(false) && has_after {
-            let path = args
-                .get("path")
-                .and_then(Value::as_str)
-                .ok_or_else(|| here("recordEdit needs a path".into()))?;
-            if let Ok(p) = WorkPath::parse(path) {
-                let after = bytes(args.get("after").unwrap_or(&Value::Null))
-                    .map_err(|e| here(e.message))?;
-                let ws = engine.workspace_mut().inner_mut();
-                match after {
-                    Some(b) => ws.write(&p, &b),
-                    None => ws.remove(&p),
-                }
-                .map_err(|e| here(e.to_string()))?;
-            }
+            tool_write(engine.workspace_mut().inner_mut(), &args).map_err(here)?;
         }
         let result = call(engine, name, args);
         match (&step.expect_error, result) {

@@ -7,10 +7,10 @@ use super::refs::{Ref, branch_turns};
 use super::{CliError, Context, NativeEngine, Report, SessionArg, Verb};
 use crate::style::{Role, Style, short_id};
 use rewind_core::ErrorKind;
-use rewind_core::edit::{Disposition, EditOptions, Outcome, RetryOptions, WorkspaceMode};
 use rewind_core::id::{MessageId, SessionId};
 use rewind_core::load::SessionLog;
 use rewind_core::model::MessageKind;
+use rewind_core::revise::{Disposition, EditOptions, Outcome, RetryOptions, WorkspaceMode};
 
 /// What happens to the edited turn's files.
 #[derive(Clone, Copy, Debug, Default, clap::ValueEnum)]

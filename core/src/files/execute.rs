@@ -2,9 +2,10 @@
 //! write, then one commit that clears the journal and records the operation. A failed write
 //! rolls every written path back from the journal (see `rollback`).
 
+use super::Error;
 use super::plan::{PathPlan, Plan};
 use super::rollback::{after_failed_commit, changed_anyway, give_up, put};
-use super::{Error, UnsafeReason};
+use super::writes::{Executed, PlannedWrite, RestoredFile, choose};
 use crate::batch::{Batch, Precondition, Write};
 use crate::conversation::ConversationPlan;
 use crate::ctx::Ports;
@@ -13,11 +14,9 @@ use crate::hash::ContentHash;
 use crate::id::{JournalId, OperationId};
 use crate::load::{self, encode};
 use crate::model::{
-    FileAction, Journal, JournalEntry, MessageKind, OpFile, OpTarget, Operation, OperationKind,
-    Policy, Role,
+    Journal, JournalEntry, MessageKind, OpFile, OpTarget, Operation, OperationKind, Policy, Role,
 };
 use crate::record;
-use serde::Serialize;
 
 /// What the final commit records besides the file writes.
 #[derive(Clone, Debug)]
@@ -39,140 +38,76 @@ pub(crate) struct Finish {
     pub(crate) operation_id: Option<OperationId>,
 }
 
-/// A path the apply wrote.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RestoredFile {
-    /// The file.
-    pub path: String,
-    /// Restored or deleted.
-    pub action: FileAction,
-    /// The user's later edits were kept (merge).
-    pub merged: bool,
-    /// Content the engine could not prove it made was overwritten (force; undoable).
-    pub forced: bool,
-}
-
-/// The result of [`execute`].
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Executed {
-    pub(crate) applied: bool,
-    pub(crate) operation_id: Option<OperationId>,
-    pub(crate) restored: Vec<RestoredFile>,
-    pub(crate) skipped: Vec<String>,
-    pub(crate) cause: Option<String>,
-}
-
-pub(super) struct PlannedWrite<'a> {
-    pub(super) plan: &'a PathPlan,
-    bytes: Option<Vec<u8>>,
-    /// The hash of `bytes`: the plan's for a restore, computed once here for a merge.
-    hash: Option<ContentHash>,
-    merged: bool,
-    forced: bool,
-}
-
-impl PlannedWrite<'_> {
-    /// The mode to set after writing: the recorded one, when it differs from the file's now.
-    fn mode(&self) -> Option<u32> {
-        self.bytes.as_ref()?;
-        self.plan
-            .target_mode
-            .filter(|m| Some(*m) != self.plan.current_mode)
-    }
-
-    pub(super) fn prior(&self) -> &Option<Vec<u8>> {
-        self.plan
-            .current
-            .as_ref()
-            .expect("only paths that were read are written")
-    }
-
-    /// The hash of [`Self::prior`], computed when the plan read it.
-    fn prior_hash(&self) -> &Option<ContentHash> {
-        self.plan
-            .current_hash
-            .as_ref()
-            .expect("only paths that were read are written")
-    }
-}
-
-/// Decide per path what the policy writes; the rest stays unsafe.
-fn choose(plan: &Plan, policy: Policy) -> (Vec<PlannedWrite<'_>>, Vec<String>) {
-    let mut writes = Vec::new();
-    let mut blocked: Vec<String> = plan
-        .unreadable
-        .iter()
-        .map(|d| format!("checkpoint:{}", d.id))
-        .collect();
-    for p in plan.paths.iter().filter(|p| !p.unchanged) {
-        let external = p
-            .conflict
-            .as_ref()
-            .is_some_and(|c| c.reason == UnsafeReason::ExternalModified);
-        let restore = |forced| {
-            let bytes = p.target.clone()?;
-            let hash = p.target_hash.clone()?;
-            Some(PlannedWrite {
-                plan: p,
-                bytes,
-                hash,
-                merged: false,
-                forced,
-            })
-        };
-        let write = match (&p.conflict, policy) {
-            (None, _) => restore(false),
-            (Some(_), Policy::Merge) if external => p.merged.clone().map(|m| PlannedWrite {
-                plan: p,
-                hash: Some(ContentHash::of(&m)),
-                bytes: Some(m),
-                merged: true,
-                forced: false,
-            }),
-            (Some(_), Policy::Force) if p.forceable() => restore(true),
-            _ => None,
-        };
-        match write {
-            Some(w) => writes.push(w),
-            None => blocked.push(p.path.to_string()),
-        }
-    }
-    writes.sort_by(|a, b| {
-        b.plan
-            .newest_seq
-            .cmp(&a.plan.newest_seq)
-            .then(a.plan.path.cmp(&b.plan.path))
-    });
-    (writes, blocked)
-}
-
 /// Carry out `plan` under `policy`.
 pub(crate) fn execute(p: &mut Ports<'_>, plan: &Plan, finish: Finish) -> Result<Executed, Error> {
     let (writes, blocked) = choose(plan, finish.policy);
-    if !blocked.is_empty() && finish.policy != Policy::Skip {
-        let cause = format!(
+    if let Some(refused) = refuse(&writes, blocked.clone(), &finish) {
+        return Ok(refused);
+    }
+    let session = plan.session.clone();
+    let journal = journal_for(p, plan, &writes, &finish)?;
+    p.store
+        .commit(journal_batch(&writes, &journal))
+        .map_err(Error::Store)?;
+    let written = match write_all(p, &writes) {
+        Ok(written) => written,
+        Err((cause, written)) => {
+            return give_up(p, &session, &journal.id, cause, &written, blocked);
+        }
+    };
+    if let Err(e) = finish_commit(p, &journal, &finish) {
+        return Err(after_failed_commit(p, &session, &journal.id, e, &written));
+    }
+    let restored = writes
+        .iter()
+        .map(|w| RestoredFile {
+            path: w.plan.path.to_string(),
+            action: PathPlan::action_of(&w.bytes),
+            merged: w.merged,
+            forced: w.forced,
+        })
+        .collect();
+    Ok(Executed {
+        applied: true,
+        operation_id: Some(journal.operation.id),
+        restored,
+        skipped: blocked,
+        cause: None,
+    })
+}
+
+/// The answer of an apply that writes nothing: paths the policy does not allow (unless it
+/// skips them), or nothing to do at all.
+fn refuse(writes: &[PlannedWrite<'_>], blocked: Vec<String>, finish: &Finish) -> Option<Executed> {
+    let cause = if !blocked.is_empty() && finish.policy != Policy::Skip {
+        format!(
             "{} path(s) are unsafe under the {:?} policy",
             blocked.len(),
             finish.policy
         )
-        .to_lowercase();
-        return Ok(Executed {
-            skipped: blocked,
-            cause: Some(cause),
-            ..Executed::default()
-        });
-    }
-    if writes.is_empty() && finish.branch_move.is_none() {
-        return Ok(Executed {
-            skipped: blocked,
-            cause: Some("nothing to restore".into()),
-            ..Executed::default()
-        });
-    }
+        .to_lowercase()
+    } else if writes.is_empty() && finish.branch_move.is_none() {
+        "nothing to restore".into()
+    } else {
+        return None;
+    };
+    Some(Executed {
+        skipped: blocked,
+        cause: Some(cause),
+        ..Executed::default()
+    })
+}
+
+/// The journal of this apply: each path's prior and target, and the operation (and session
+/// update) its final commit records.
+fn journal_for(
+    p: &mut Ports<'_>,
+    plan: &Plan,
+    writes: &[PlannedWrite<'_>],
+    finish: &Finish,
+) -> Result<Journal, Error> {
     let session = plan.session.clone();
     let journal_id: JournalId = p.mint();
-    let hash = |b: &Option<Vec<u8>>| b.as_deref().map(ContentHash::of);
     let files: Vec<OpFile> = writes
         .iter()
         .map(|w| OpFile {
@@ -202,8 +137,8 @@ pub(crate) fn execute(p: &mut Ports<'_>, plan: &Plan, finish: Finish) -> Result<
         dropped_through: None,
         note: finish.note.clone(),
     };
-    let journal = Journal {
-        id: journal_id.clone(),
+    Ok(Journal {
+        id: journal_id,
         session_id: session.clone(),
         created_at: p.now(),
         entries: writes
@@ -214,17 +149,20 @@ pub(crate) fn execute(p: &mut Ports<'_>, plan: &Plan, finish: Finish) -> Result<
                 target: w.hash.clone(),
             })
             .collect(),
-        operation: operation.clone(),
+        operation,
         session_update: match &finish.branch_move {
             Some(m) => Some(m.moved(p.store.last_seq(&session).map_err(Error::Store)?)),
             None => None,
         },
-    };
-    // Both sides of every write, hashed when planned. A side the store already has (usually
-    // both) costs it one lookup. Each new side is offered the other as a delta base: they are
-    // versions of the same file.
+    })
+}
+
+/// The first commit: the journal, and both sides of every write, hashed when planned. A side
+/// the store already has (usually both) costs it one lookup. Each new side is offered the
+/// other as a delta base: they are versions of the same file.
+fn journal_batch(writes: &[PlannedWrite<'_>], journal: &Journal) -> Batch {
     let mut batch = Batch::new();
-    for w in &writes {
+    for w in writes {
         let sides = [
             (w.prior(), w.prior_hash(), &w.hash),
             (&w.bytes, &w.hash, w.prior_hash()),
@@ -240,14 +178,26 @@ pub(crate) fn execute(p: &mut Ports<'_>, plan: &Plan, finish: Finish) -> Result<
         }
     }
     batch.push(Write::PutJournal {
-        journal: journal_id.clone(),
-        session: session.clone(),
-        body: encode(&journal),
+        journal: journal.id.clone(),
+        session: journal.session_id.clone(),
+        body: encode(journal),
     });
-    p.store.commit(batch).map_err(Error::Store)?;
+    batch
+}
 
+/// Paths written so far, and on failure why it stopped.
+type WriteFailure<'w, 'p> = (String, Vec<&'w PlannedWrite<'p>>);
+
+/// Write every path newest first, each after re-checking it still holds what the plan read,
+/// then make them durable (one sync per directory) before the commit that says they happened.
+/// On failure: the cause and every path that must be rolled back.
+fn write_all<'w, 'p>(
+    p: &mut Ports<'_>,
+    writes: &'w [PlannedWrite<'p>],
+) -> Result<Vec<&'w PlannedWrite<'p>>, WriteFailure<'w, 'p>> {
+    let hash = |b: &Option<Vec<u8>>| b.as_deref().map(ContentHash::of);
     let mut written: Vec<&PlannedWrite<'_>> = Vec::new();
-    for w in &writes {
+    for w in writes {
         let now = p.workspace.read(&w.plan.path).map(|b| hash(&b));
         let mut attempted = false;
         let step = match now {
@@ -267,36 +217,17 @@ pub(crate) fn execute(p: &mut Ports<'_>, plan: &Plan, finish: Finish) -> Result<
             if attempted && changed_anyway(p, w) {
                 written.push(w);
             }
-            return give_up(p, &session, &journal_id, cause, &written, blocked);
+            return Err((cause, written));
         }
         written.push(w);
     }
-    // Every write is in place; make them durable (one sync per directory) before the commit
-    // that says they happened. Should that fail, every written path is rolled back.
     if let Err(e) = p.workspace.sync() {
-        let cause = format!("making the written files durable failed: {e}");
-        return give_up(p, &session, &journal_id, cause, &written, blocked);
+        return Err((
+            format!("making the written files durable failed: {e}"),
+            written,
+        ));
     }
-
-    if let Err(e) = finish_commit(p, &journal, &finish) {
-        return Err(after_failed_commit(p, &session, &journal_id, e, &written));
-    }
-    let restored = writes
-        .iter()
-        .map(|w| RestoredFile {
-            path: w.plan.path.to_string(),
-            action: PathPlan::action_of(&w.bytes),
-            merged: w.merged,
-            forced: w.forced,
-        })
-        .collect();
-    Ok(Executed {
-        applied: true,
-        operation_id: Some(operation.id),
-        restored,
-        skipped: blocked,
-        cause: None,
-    })
+    Ok(written)
 }
 
 /// The final commit: clear the journal, record the operation (and the new branch for `both`).

@@ -8,15 +8,16 @@ pub mod history;
 mod plan;
 mod rollback;
 mod verbs;
+mod writes;
 
 pub use diff::{DiffAction, DiffHunk, DiffLine, DiffStats, FileDiff, LineKind, RewindDiff, diff};
-pub use execute::RestoredFile;
 pub(crate) use execute::{Finish, execute};
 pub(crate) use gather::{Change, Gathered, gather, gather_after, log_for};
 pub use history::{in_effect, undone_changes, undone_operations};
 pub(crate) use plan::{Plan, plan};
 pub use verbs::{ApplyOptions, ApplyOutcome, PreviewOptions, TargetOptions, apply, preview};
 pub(crate) use verbs::{execute_with_notice, outcome};
+pub use writes::RestoredFile;
 
 use crate::error::{ErrorKind, HostError};
 use crate::id::{CheckpointId, MessageId, SessionId, TurnId};
@@ -207,5 +208,11 @@ impl Error {
             Self::Dropped { .. } => ErrorKind::Unavailable,
             Self::Raced(_) => ErrorKind::Conflict,
         }
+    }
+}
+
+impl crate::Coded for Error {
+    fn code(&self) -> ErrorKind {
+        self.kind()
     }
 }

@@ -134,6 +134,57 @@ fn merge(
     Ok(patch::apply(c, &undo).ok().map(String::into_bytes))
 }
 
+/// The conflict of a path whose history holds a failed capture: before that tool ran its state
+/// is unknown. When it is the oldest change of the span, the content to restore is unknown;
+/// otherwise it is the older change's known before-state, which `force` may restore
+/// (journaled, so undoable).
+fn failed_capture(path: &WorkPath, bad: &Change, unknown_target: bool) -> Conflict {
+    let why = bad.unsupported.as_deref().unwrap_or_default();
+    let at = bad.checkpoint.as_ref().map_or_else(String::new, |c| {
+        format!(" (failed capture in checkpoint {c})")
+    });
+    let then = match unknown_target {
+        true => "it cannot be restored",
+        false => "it is restored only with the force policy",
+    };
+    Conflict {
+        reason: UnsafeReason::UnsupportedCheckpoint,
+        current: None,
+        expected: None,
+        message: format!(
+            "the state of {path} before {} ran was not captured ({why}){at}; {then}",
+            bad.tool_name
+        ),
+    }
+}
+
+/// Undo `chain` newest to oldest in simulation from the path's current hash: every change must
+/// find what it wrote. The first one that does not marks the path externally modified; returns
+/// whether that was the newest change (then a merge is tried).
+fn walk_back(plan: &mut PathPlan, chain: &[&Change], mut simulated: Option<ContentHash>) -> bool {
+    let mut mismatch_at_newest = false;
+    for (i, change) in chain.iter().rev().enumerate() {
+        if simulated != change.after {
+            mismatch_at_newest = i == 0;
+            plan.conflict = Some(Conflict {
+                reason: UnsafeReason::ExternalModified,
+                current: Some(simulated.clone()),
+                expected: Some(change.after.clone()),
+                message: format!(
+                    "{} was changed after {} wrote it (now {}, expected {})",
+                    plan.path,
+                    change.tool_name,
+                    short(simulated.as_ref()),
+                    short(change.after.as_ref())
+                ),
+            });
+            break;
+        }
+        simulated.clone_from(&change.before);
+    }
+    mismatch_at_newest
+}
+
 fn plan_path(
     store: &dyn Store,
     ws: &mut dyn Workspace,
@@ -166,26 +217,9 @@ fn plan_path(
     // before-state, which `force` may restore (journaled, so undoable).
     let failed = chain.iter().rposition(|c| c.unsupported.is_some());
     if let Some(i) = failed {
-        let bad = chain[i];
-        let why = bad.unsupported.as_deref().unwrap_or_default();
-        let at = bad.checkpoint.as_ref().map_or_else(String::new, |c| {
-            format!(" (failed capture in checkpoint {c})")
-        });
-        let unknown_target = i == 0;
-        let then = match unknown_target {
-            true => "it cannot be restored",
-            false => "it is restored only with the force policy",
-        };
-        plan.conflict = Some(Conflict {
-            reason: UnsafeReason::UnsupportedCheckpoint,
-            current: None,
-            expected: None,
-            message: format!(
-                "the state of {} before {} ran was not captured ({why}){at}; {then}",
-                plan.path, bad.tool_name
-            ),
-        });
-        if unknown_target {
+        plan.conflict = Some(failed_capture(&plan.path, chain[i], i == 0));
+        // The oldest change's before-state is unknown: there is nothing to restore.
+        if i == 0 {
             return Ok(plan);
         }
     }
@@ -207,29 +241,10 @@ fn plan_path(
             return Ok(plan);
         }
     }
-    let mut simulated = plan.current_hash.clone().expect("current was just read");
-    let mut mismatch_at_newest = false;
+    let simulated = plan.current_hash.clone().expect("current was just read");
     // Newest to oldest, down to the newest failed capture: past it nothing is known.
     let known = failed.map_or(0, |i| i + 1);
-    for (i, change) in chain[known..].iter().rev().enumerate() {
-        if simulated != change.after {
-            mismatch_at_newest = i == 0;
-            plan.conflict = Some(Conflict {
-                reason: UnsafeReason::ExternalModified,
-                current: Some(simulated.clone()),
-                expected: Some(change.after.clone()),
-                message: format!(
-                    "{} was changed after {} wrote it (now {}, expected {})",
-                    plan.path,
-                    change.tool_name,
-                    short(simulated.as_ref()),
-                    short(change.after.as_ref())
-                ),
-            });
-            break;
-        }
-        simulated.clone_from(&change.before);
-    }
+    let mismatch_at_newest = walk_back(&mut plan, &chain[known..], simulated);
     let oldest_before = chain.first().and_then(|c| c.before.clone());
     match bytes_of(store, &oldest_before)? {
         Ok(target) => {

@@ -3,7 +3,7 @@
 //! leave everything as it is (rolling back could undo an apply the log already records).
 
 use super::Error;
-use super::execute::{Executed, PlannedWrite};
+use super::writes::{Executed, PlannedWrite};
 use crate::batch::{Batch, Precondition, Write};
 use crate::ctx::Ports;
 use crate::id::{JournalId, SessionId};

@@ -174,8 +174,34 @@ pub(crate) fn build(
         .iter()
         .filter_map(|t| clone_turn(&map, t, &child))
         .collect();
-    let mut checkpoints: Vec<Checkpoint> = Vec::new();
-    for c in src.checkpoints {
+    let mut checkpoints = clone_checkpoints(p, &mut map, src.checkpoints, &child);
+    renumber(&mut messages, &mut checkpoints);
+    let mut next = messages.len() as u64 + checkpoints.len() as u64;
+    for t in tail {
+        next += 1;
+        let mut m = record::new_message(p, &child.id, next, t.role, t.kind, t.text);
+        m.visible_to_ui = t.visible_to_ui;
+        m.visible_to_model = t.visible_to_model;
+        messages.push(m);
+    }
+    Bundle {
+        child,
+        messages,
+        turns,
+        checkpoints,
+        tool_call_ids: map.calls.into_values().collect(),
+    }
+}
+
+/// The inherited checkpoints whose turn and prompt were copied, remapped into the child.
+fn clone_checkpoints(
+    p: &mut Ports<'_>,
+    map: &mut IdMap,
+    checkpoints: Vec<Checkpoint>,
+    child: &Session,
+) -> Vec<Checkpoint> {
+    let mut out: Vec<Checkpoint> = Vec::new();
+    for c in checkpoints {
         let (Some(turn_id), Some(prompt_id)) = (
             map.turns.get(&c.turn_id).cloned(),
             map.messages.get(&c.prompt_id).cloned(),
@@ -183,7 +209,7 @@ pub(crate) fn build(
             continue;
         };
         let tool_call_id = c.tool_call_id.as_deref().map(|call| map.call(p, call));
-        checkpoints.push(Checkpoint {
+        out.push(Checkpoint {
             id: p.mint(),
             session_id: child.id.clone(),
             turn_id,
@@ -196,7 +222,11 @@ pub(crate) fn build(
             ..c
         });
     }
-    // Child-local seqs: messages and checkpoints keep their relative order, numbered from 1.
+    out
+}
+
+/// Child-local seqs: messages and checkpoints keep their relative order, numbered from 1.
+fn renumber(messages: &mut [Message], checkpoints: &mut [Checkpoint]) {
     let mut order: Vec<(u64, bool, usize)> = messages
         .iter()
         .enumerate()
@@ -216,20 +246,5 @@ pub(crate) fn build(
         } else {
             messages[i].seq = seq;
         }
-    }
-    let mut next = messages.len() as u64 + checkpoints.len() as u64;
-    for t in tail {
-        next += 1;
-        let mut m = record::new_message(p, &child.id, next, t.role, t.kind, t.text);
-        m.visible_to_ui = t.visible_to_ui;
-        m.visible_to_model = t.visible_to_model;
-        messages.push(m);
-    }
-    Bundle {
-        child,
-        messages,
-        turns,
-        checkpoints,
-        tool_call_ids: map.calls.into_values().collect(),
     }
 }

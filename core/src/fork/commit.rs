@@ -182,56 +182,14 @@ pub fn fork(p: &mut Ports<'_>, parent: &SessionId, opts: Options) -> Result<Outc
     };
     let restore = opts.workspace_mode == WorkspaceMode::Restore && sel.with_checkpoints;
     let plan = if restore {
-        let plan = plan(
-            p.store,
-            p.workspace,
-            parent.clone(),
-            gather_after(&log, sel.point),
-        )?;
-        let preview = plan.preview();
-        if !preview.unsafe_files.is_empty() {
-            let list: Vec<String> = preview
-                .unsafe_files
-                .iter()
-                .map(|u| format!("{} ({})", u.path, u.message))
-                .collect();
-            return Err(Error::WorkspaceConflict(list.join("; ")));
-        }
-        Some((plan, preview))
+        Some(restore_plan(p, parent, &log, sel.point)?)
     } else {
         None
     };
     let restoring = plan
         .as_ref()
         .map_or(0, |(_, preview)| preview.safe_files.len());
-    let files_line = match (opts.workspace_mode, restoring) {
-        (WorkspaceMode::Restore, n) if n > 0 => {
-            format!("{n} workspace file(s) were restored to their state at the fork point.")
-        }
-        _ => "No workspace file was changed by this fork; the files are as the parent left them."
-            .to_owned(),
-    };
-    let notice = format!(
-        "This session was forked from session {parent} ({}). {files_line} Continue from this fork; do not assume \
-         messages after the fork point happened in this session.",
-        log.session.title
-    );
-    let tail = vec![
-        Tail {
-            role: Role::System,
-            kind: MessageKind::Notice,
-            text: notice,
-            visible_to_ui: false,
-            visible_to_model: true,
-        },
-        Tail {
-            role: Role::Assistant,
-            kind: MessageKind::Timeline,
-            text: format!("Forked from {}", log.session.title),
-            visible_to_ui: true,
-            visible_to_model: false,
-        },
-    ];
+    let tail = fork_tail(parent, &log.session.title, opts.workspace_mode, restoring);
     let copied = sel.history.len();
     let src = Source {
         parent: &log.session,
@@ -260,43 +218,7 @@ pub fn fork(p: &mut Ports<'_>, parent: &SessionId, opts: Options) -> Result<Outc
     };
     match plan {
         Some((plan, preview)) if !preview.safe_files.is_empty() => {
-            // The outcome stored in the fact must already name the files the apply will write.
-            outcome.restored_files = preview
-                .safe_files
-                .iter()
-                .map(|f| files::RestoredFile {
-                    path: f.path.clone(),
-                    action: f.action,
-                    merged: false,
-                    forced: false,
-                })
-                .collect();
-            let op_id = p.mint();
-            outcome.operation_id = Some(op_id);
-            let finish = Finish {
-                operation_id: outcome.operation_id.clone(),
-                kind: OperationKind::Fork,
-                target: None,
-                policy: Policy::Block,
-                undoes: None,
-                branch_move: None,
-                notice: None,
-                extra: rows(&bundle, parent, &command, &outcome, None),
-                note: Some(format!(
-                    "opened fork {} and restored the workspace to the fork point",
-                    bundle.child.id
-                )),
-            };
-            let done = files::execute(p, &plan, finish)?;
-            if !done.applied {
-                return Err(Error::WorkspaceConflict(
-                    done.cause
-                        .unwrap_or_else(|| "the files could not be restored".into()),
-                ));
-            }
-            // The outcome was recorded in the command fact before the apply, so a replay returns
-            // exactly this value; the apply wrote the same files the preview listed.
-            Ok(outcome)
+            restore_and_commit(p, &plan, &preview, &bundle, parent, &command, outcome)
         }
         _ => {
             let op = log_entry(p, parent, OperationKind::Fork, &bundle.child.id);
@@ -350,4 +272,111 @@ pub fn side_chat(
     };
     let batch = rows(&bundle, parent, &command, &outcome, Some(&op));
     commit(p, batch, parent, &command, outcome)
+}
+
+/// The plan that puts the workspace back to the fork point, refused while any file is unsafe
+/// (a fork never overwrites work it cannot prove it made).
+fn restore_plan(
+    p: &mut Ports<'_>,
+    parent: &SessionId,
+    log: &SessionLog,
+    point: u64,
+) -> Result<(files::Plan, files::Preview), Error> {
+    let plan = plan(
+        p.store,
+        p.workspace,
+        parent.clone(),
+        gather_after(log, point),
+    )?;
+    let preview = plan.preview();
+    if !preview.unsafe_files.is_empty() {
+        let list: Vec<String> = preview
+            .unsafe_files
+            .iter()
+            .map(|u| format!("{} ({})", u.path, u.message))
+            .collect();
+        return Err(Error::WorkspaceConflict(list.join("; ")));
+    }
+    Ok((plan, preview))
+}
+
+/// The messages a fork ends with: a notice for the model (where it came from, what happened to
+/// the files) and a timeline line for the UI.
+fn fork_tail(parent: &SessionId, title: &str, mode: WorkspaceMode, restoring: usize) -> Vec<Tail> {
+    let files_line = match (mode, restoring) {
+        (WorkspaceMode::Restore, n) if n > 0 => {
+            format!("{n} workspace file(s) were restored to their state at the fork point.")
+        }
+        _ => "No workspace file was changed by this fork; the files are as the parent left them."
+            .to_owned(),
+    };
+    let notice = format!(
+        "This session was forked from session {parent} ({title}). {files_line} Continue from this fork; do not assume \
+         messages after the fork point happened in this session."
+    );
+    vec![
+        Tail {
+            role: Role::System,
+            kind: MessageKind::Notice,
+            text: notice,
+            visible_to_ui: false,
+            visible_to_model: true,
+        },
+        Tail {
+            role: Role::Assistant,
+            kind: MessageKind::Timeline,
+            text: format!("Forked from {title}"),
+            visible_to_ui: true,
+            visible_to_model: false,
+        },
+    ]
+}
+
+/// Commit the fork as the final commit of a journaled apply that restores the workspace.
+fn restore_and_commit(
+    p: &mut Ports<'_>,
+    plan: &files::Plan,
+    preview: &files::Preview,
+    bundle: &Bundle,
+    parent: &SessionId,
+    command: &CommandId,
+    mut outcome: Outcome,
+) -> Result<Outcome, Error> {
+    // The outcome stored in the fact must already name the files the apply will write.
+    outcome.restored_files = preview
+        .safe_files
+        .iter()
+        .map(|f| files::RestoredFile {
+            path: f.path.clone(),
+            action: f.action,
+            merged: false,
+            forced: false,
+        })
+        .collect();
+    let op_id = p.mint();
+    outcome.operation_id = Some(op_id);
+    let finish = Finish {
+        operation_id: outcome.operation_id.clone(),
+        kind: OperationKind::Fork,
+        target: None,
+        policy: Policy::Block,
+        undoes: None,
+        branch_move: None,
+        notice: None,
+        extra: rows(bundle, parent, command, &outcome, None),
+        note: Some(format!(
+            "opened fork {} and restored the workspace to the fork point",
+            bundle.child.id
+        )),
+    };
+    let done = files::execute(p, plan, finish)?;
+    if !done.applied {
+        return Err(Error::WorkspaceConflict(
+            done.cause
+                .unwrap_or_else(|| "the files could not be restored".into()),
+        ));
+    }
+    // The outcome was recorded in the command fact before the apply, so a replay returns
+    // exactly this value; the apply wrote the same files the preview listed.
+    Ok(outcome)
 }

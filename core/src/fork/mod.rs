@@ -6,6 +6,8 @@ mod build;
 mod bundle;
 mod commit;
 mod select;
+#[cfg(test)]
+mod tests;
 
 pub use bundle::{Bundle, BundleError, validate};
 pub use commit::{fork, side_chat};
@@ -181,5 +183,11 @@ impl Error {
             Self::Files(e) => e.kind(),
             Self::Store(e) => e.error_kind(),
         }
+    }
+}
+
+impl crate::Coded for Error {
+    fn code(&self) -> ErrorKind {
+        self.kind()
     }
 }

@@ -177,6 +177,12 @@ impl Error {
     }
 }
 
+impl crate::Coded for Error {
+    fn code(&self) -> ErrorKind {
+        self.kind()
+    }
+}
+
 /// The batches of a plan, rows before blobs, so every prefix leaves the store consistent.
 fn batches(p: &mut Ports<'_>, plan: &Plan, now: Millis) -> Vec<Batch> {
     let mut out = Vec::new();

@@ -126,19 +126,40 @@ impl MemStore {
         self.sessions.get_mut(session).expect("validated")
     }
 
+    fn append_message(
+        &mut self,
+        session: &crate::id::SessionId,
+        seq: u64,
+        message: String,
+        body: String,
+        boundary: bool,
+    ) {
+        // Logs persisted before writes carried the flag still name their summaries in the
+        // body; the substring test keeps the JSON probe off every other message.
+        let boundary =
+            boundary || (body.contains("\"compaction\"") && crate::ports::probe_boundary(&body));
+        self.rows(session)
+            .insert_message(seq, message, body, boundary);
+    }
+
+    /// A session goes with everything it owns: its rows, its command facts, its journals.
+    fn delete_session(&mut self, session: &crate::id::SessionId) {
+        self.sessions.remove(session);
+        self.commands.retain(|(parent, _), _| parent != session);
+        self.journals.retain(|_, (_, owner, _)| owner != session);
+    }
+
     fn apply(&mut self, write: Write) {
         self.order += 1;
         let order = self.order;
         match write {
             Write::CreateSession { session, body } => {
-                self.sessions.insert(
-                    session,
-                    SessionRows {
-                        order,
-                        body,
-                        ..SessionRows::default()
-                    },
-                );
+                let rows = SessionRows {
+                    order,
+                    body,
+                    ..SessionRows::default()
+                };
+                self.sessions.insert(session, rows);
             }
             Write::UpdateSession {
                 session,
@@ -155,14 +176,7 @@ impl MemStore {
                 message,
                 body,
                 boundary,
-            } => {
-                // Logs persisted before writes carried the flag still name their summaries in
-                // the body; the substring test keeps the JSON probe off every other message.
-                let boundary = boundary
-                    || (body.contains("\"compaction\"") && crate::ports::probe_boundary(&body));
-                self.rows(&session)
-                    .insert_message(seq, message.to_string(), body, boundary);
-            }
+            } => self.append_message(&session, seq, message.to_string(), body, boundary),
             Write::PutTurn {
                 session,
                 turn,
@@ -225,11 +239,7 @@ impl MemStore {
             Write::PutWorkspaceSnapshot { session, body } => {
                 self.rows(&session).workspace_snapshot = Some(body);
             }
-            Write::DeleteSession { session } => {
-                self.sessions.remove(&session);
-                self.commands.retain(|(parent, _), _| parent != &session);
-                self.journals.retain(|_, (_, owner, _)| owner != &session);
-            }
+            Write::DeleteSession { session } => self.delete_session(&session),
         }
     }
 }

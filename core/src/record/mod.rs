@@ -2,12 +2,12 @@
 //! summaries, file edits, failed captures and turn completion. Each call is durable when it
 //! returns: it is one committed batch.
 
-mod edit;
+mod file_change;
 mod message;
 mod session;
 mod turn;
 
-pub use edit::{
+pub use file_change::{
     EditChange, EditOptions, EditOutcome, FailedCaptureOptions, FileEdit, RecordedFile,
 };
 pub use message::{
@@ -16,11 +16,11 @@ pub use message::{
 pub use session::{SessionOptions, create_session};
 pub use turn::{CompleteTurnOptions, CompleteTurnOutcome};
 
-pub use edit::{edit, failed_capture, kind_for};
+pub use file_change::{edit, failed_capture, kind_for};
 pub use message::{compaction, notice, prompt, reply};
 pub use turn::complete_turn;
 
-pub(crate) use edit::text_of;
+pub(crate) use file_change::text_of;
 pub(crate) use message::{new_message, push_message};
 
 use crate::batch::{Batch, Precondition};
@@ -72,6 +72,12 @@ impl Error {
             Self::TurnRemoved { .. } | Self::TurnEnded(_) | Self::Busy(_) => ErrorKind::Conflict,
             Self::Commit(e) => e.error_kind(),
         }
+    }
+}
+
+impl crate::Coded for Error {
+    fn code(&self) -> ErrorKind {
+        self.kind()
     }
 }
 

@@ -12,15 +12,24 @@ use crate::ctx::Ports;
 use crate::hash::ContentHash;
 use crate::id::SessionId;
 use crate::load::{self, decode_rows, encode};
-use crate::model::{Checkpoint, CheckpointKind, Operation, WorkspaceSnapshot};
+use crate::model::{Checkpoint, CheckpointKind, FileChange, Operation, Turn, WorkspaceSnapshot};
 use crate::path::WorkPath;
 use crate::ports::{SeqRange, Store, StoreWrite};
+use std::collections::BTreeSet;
 
 /// What the session's previous snapshot left.
 struct Previous {
     head: WorkspaceSnapshot,
     manifest: Manifest,
     depth: u32,
+}
+
+impl Previous {
+    /// Whether the walk found every file as this manifest has it (none re-read, none racy, none
+    /// added or gone), so the new manifest would be this one.
+    fn vouches_for(&self, taken: &Taken) -> bool {
+        taken.reread == 0 && taken.len() == self.manifest.entries.len() && taken.racy == 0
+    }
 }
 
 fn previous(p: &Ports<'_>, session: &SessionId) -> Result<Option<Previous>, Error> {
@@ -142,6 +151,34 @@ fn outcome(
     }
 }
 
+/// Walk the workspace against `cache` (the previous manifest, or another session's for its stat
+/// data), spilling to the store as it goes; paths the walk no longer lists but that exist stay
+/// tracked.
+fn walk(
+    p: &mut Ports<'_>,
+    cache: Option<&Manifest>,
+    prev: Option<&Previous>,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<(Taken, Vec<crate::ports::Unlisted>), Error> {
+    let listing = scanner(p).list().map_err(Error::Scan)?;
+    let max = p.limits.max_file_bytes;
+    let store = &mut *p.store;
+    let mut spill_to_store = |t: &mut Taken| spill(store, t, cache);
+    let walked = (listing.entries, listing.started_ns);
+    let mut taken = take(
+        p.workspace,
+        walked,
+        cache,
+        max,
+        progress,
+        &mut spill_to_store,
+    )?;
+    if let Some(v) = prev {
+        keep_tracked(p, &mut taken, &v.manifest, max)?;
+    }
+    Ok((taken, listing.unlisted))
+}
+
 pub(super) fn attempt(
     p: &mut Ports<'_>,
     session: &SessionId,
@@ -158,50 +195,21 @@ pub(super) fn attempt(
         Some(_) => None,
     };
     let cache = prev.as_ref().map(|v| &v.manifest).or(other.as_ref());
-    let listing = scanner(p).list().map_err(Error::Scan)?;
-    let max = p.limits.max_file_bytes;
-    let store = &mut *p.store;
-    let mut spill_to_store = |t: &mut Taken| spill(store, t, cache);
-    let walked = (listing.entries, listing.started_ns);
-    let mut taken = take(
-        p.workspace,
-        walked,
-        cache,
-        max,
-        progress,
-        &mut spill_to_store,
-    )?;
-    if let Some(v) = &prev {
-        keep_tracked(p, &mut taken, &v.manifest, max)?;
-    }
+    let (mut taken, unlisted) = walk(p, cache, prev.as_ref(), progress)?;
     let operations = p.store.operations(session).map_err(Error::Store)?;
     let op_count = operations.len() as u64;
     let mut changed = Changed::default();
-    let mut file_changes = Vec::new();
-    let mut since_any = false;
-    if let Some(v) = &prev {
-        let rows = p
-            .store
-            .checkpoints_in(session, SeqRange::from(v.head.seq + 1))
-            .map_err(Error::Store)?;
-        let recorded: Vec<Checkpoint> = decode_rows("checkpoint", rows).items;
-        let skip = (v.head.operations as usize).min(operations.len());
-        let ops: Vec<Operation> = decode_rows("operation", operations[skip..].to_vec()).items;
-        since_any = !recorded.is_empty() || !ops.is_empty();
-        let want = expected(&recorded, &ops);
-        let diffs = diff(&v.manifest, &want, &taken.manifest);
-        file_changes = changes(p.store, diffs, &taken.manifest, &taken.fresh, &mut changed)?;
-    }
-    let untracked = untracked_of(&taken.manifest, listing.unlisted);
+    let (file_changes, since_any) = match &prev {
+        Some(v) => changes_since(p, session, v, &operations, &taken, &mut changed)?,
+        None => (Vec::new(), false),
+    };
+    let untracked = untracked_of(&taken.manifest, unlisted);
     let baseline = prev.is_none();
-    // Nothing to write: no change, no stat data to refresh (every file was vouched for by the
-    // previous manifest, so the new one is that one), nothing recorded to move past.
+    // Nothing to write: no change, no stat data to refresh, nothing recorded to move past.
     if let Some(v) = &prev
         && file_changes.is_empty()
-        && taken.reread == 0
-        && taken.len() == v.manifest.entries.len()
-        && taken.racy == 0
         && !since_any
+        && v.vouches_for(&taken)
     {
         let manifest = v.head.manifest.clone();
         return Ok(Some(outcome(
@@ -219,37 +227,16 @@ pub(super) fn attempt(
     let mut head_seq = seq - 1;
     let (mut recorded_id, mut recorded_kind) = (None, None);
     if !file_changes.is_empty() {
-        let kind = match prev.as_ref().and_then(|v| v.head.turn_id.as_ref()) {
-            Some(t) if t == &turn.id => CheckpointKind::Shell,
-            _ => CheckpointKind::External,
-        };
-        let added_bytes = file_changes
-            .iter()
-            .filter_map(|c| c.after.as_ref())
-            .filter(|v| added.contains(&v.hash))
-            .map(|v| v.size)
-            .sum();
-        let ckp = Checkpoint {
-            id: p.mint(),
-            session_id: session.clone(),
+        let ckp = checkpoint_for(
+            p,
+            session,
             seq,
-            turn_id: turn.id.clone(),
-            prompt_id: turn.prompt_id.clone(),
-            tool_message_id: opts.tool_message_id.clone(),
-            tool_call_id: opts.tool_call_id.clone(),
-            tool_name: match kind {
-                CheckpointKind::External => "external".into(),
-                _ => opts.tool_name.clone().unwrap_or_else(|| "shell".into()),
-            },
-            tool_input: opts
-                .command
-                .clone()
-                .filter(|_| kind == CheckpointKind::Shell),
-            kind,
-            created_at: p.now(),
-            changes: file_changes,
-            added_bytes,
-        };
+            &turn,
+            opts,
+            prev.as_ref(),
+            file_changes,
+            &added,
+        );
         batch.push(Write::PutCheckpoint {
             session: session.clone(),
             seq,
@@ -258,18 +245,8 @@ pub(super) fn attempt(
             bytes: ckp.added_bytes,
         });
         head_seq = seq;
-        recorded_id = Some(ckp.id);
-        recorded_kind = Some(kind);
+        (recorded_id, recorded_kind) = (Some(ckp.id), Some(ckp.kind));
     }
-    let bytes = taken
-        .manifest
-        .entries
-        .values()
-        .filter_map(|e| match &e.state {
-            State::Tracked(v) => Some(v.size),
-            State::Untracked(_) => None,
-        })
-        .sum();
     let row = WorkspaceSnapshot {
         session_id: session.clone(),
         manifest: manifest_hash.clone(),
@@ -278,7 +255,7 @@ pub(super) fn attempt(
         turn_id: Some(turn.id),
         taken_at: p.now(),
         files: taken.manifest.hashes().count() as u64,
-        bytes,
+        bytes: taken.manifest.tracked_bytes(),
     };
     batch.push(Write::PutWorkspaceSnapshot {
         session: session.clone(),
@@ -289,4 +266,74 @@ pub(super) fn attempt(
     out.checkpoint_id = recorded_id;
     out.kind = recorded_kind;
     Ok(committed(p.store.commit(batch))?.then_some(out))
+}
+
+/// What changed since the previous snapshot that nothing recorded explains, and whether anything
+/// (a checkpoint, an operation) was recorded since it.
+fn changes_since(
+    p: &Ports<'_>,
+    session: &SessionId,
+    v: &Previous,
+    operations: &[crate::ports::Row],
+    taken: &Taken,
+    changed: &mut Changed,
+) -> Result<(Vec<FileChange>, bool), Error> {
+    let rows = p
+        .store
+        .checkpoints_in(session, SeqRange::from(v.head.seq + 1))
+        .map_err(Error::Store)?;
+    let recorded: Vec<Checkpoint> = decode_rows("checkpoint", rows).items;
+    let skip = (v.head.operations as usize).min(operations.len());
+    let ops: Vec<Operation> = decode_rows("operation", operations[skip..].to_vec()).items;
+    let since_any = !recorded.is_empty() || !ops.is_empty();
+    let want = expected(&recorded, &ops);
+    let diffs = diff(&v.manifest, &want, &taken.manifest);
+    let file_changes = changes(p.store, diffs, &taken.manifest, &taken.fresh, changed)?;
+    Ok((file_changes, since_any))
+}
+
+/// The checkpoint that records `file_changes`: a shell checkpoint when the previous snapshot
+/// was taken in this turn, an external one (changes made between turns) otherwise.
+#[allow(clippy::too_many_arguments)]
+fn checkpoint_for(
+    p: &mut Ports<'_>,
+    session: &SessionId,
+    seq: u64,
+    turn: &Turn,
+    opts: &Options,
+    prev: Option<&Previous>,
+    file_changes: Vec<FileChange>,
+    added: &BTreeSet<ContentHash>,
+) -> Checkpoint {
+    let kind = match prev.and_then(|v| v.head.turn_id.as_ref()) {
+        Some(t) if t == &turn.id => CheckpointKind::Shell,
+        _ => CheckpointKind::External,
+    };
+    let added_bytes = file_changes
+        .iter()
+        .filter_map(|c| c.after.as_ref())
+        .filter(|v| added.contains(&v.hash))
+        .map(|v| v.size)
+        .sum();
+    Checkpoint {
+        id: p.mint(),
+        session_id: session.clone(),
+        seq,
+        turn_id: turn.id.clone(),
+        prompt_id: turn.prompt_id.clone(),
+        tool_message_id: opts.tool_message_id.clone(),
+        tool_call_id: opts.tool_call_id.clone(),
+        tool_name: match kind {
+            CheckpointKind::External => "external".into(),
+            _ => opts.tool_name.clone().unwrap_or_else(|| "shell".into()),
+        },
+        tool_input: opts
+            .command
+            .clone()
+            .filter(|_| kind == CheckpointKind::Shell),
+        kind,
+        created_at: p.now(),
+        changes: file_changes,
+        added_bytes,
+    }
 }

@@ -144,6 +144,17 @@ impl Manifest {
             State::Untracked(_) => None,
         })
     }
+
+    /// The bytes of every tracked file.
+    pub(crate) fn tracked_bytes(&self) -> u64 {
+        self.entries
+            .values()
+            .filter_map(|e| match &e.state {
+                State::Tracked(v) => Some(v.size),
+                State::Untracked(_) => None,
+            })
+            .sum()
+    }
 }
 
 impl Stored {

@@ -6,10 +6,13 @@
 //! [`MemStore`] (from [`crate::mem`], which the package uses without this kit), and every JSON
 //! scenario runs against them.
 
+pub mod batches;
 mod contract;
 mod contract_in_doubt;
+mod contract_lifecycle;
 mod contract_range;
 mod contract_snapshot;
+mod contract_workspace;
 mod faults;
 mod faulty;
 mod mem_workspace;

@@ -14,6 +14,7 @@
 //! Connection strings are libpq's (`postgres://user@host:port/db`, `host=/run/sock dbname=x`);
 //! no TLS: a server elsewhere is reached through a unix socket, a tunnel or a trusted network.
 
+mod apply;
 mod blobs;
 mod doubt;
 mod error;

@@ -11,7 +11,8 @@
 //! another, several servers on one database can never both pass the same precondition, and
 //! there are no serialization retries (nor deadlocks: every commit takes that row first).
 
-use super::blobs::{self, Rows};
+use super::apply::apply;
+use super::blobs::Rows;
 use super::read::{LAST_SEQ, unsigned};
 use super::{Conn, PgStore, doubt, error, prepared};
 use crate::store::blobs::Recent;
@@ -19,7 +20,7 @@ use crate::store::precondition::{self, Facts};
 use postgres::types::ToSql;
 use postgres::{GenericClient, IsolationLevel};
 use rewind_core::HostError;
-use rewind_core::batch::{Batch, Write};
+use rewind_core::batch::Batch;
 use rewind_core::id::{CommandId, JournalId, SessionId};
 use rewind_core::ports::StoreWrite;
 
@@ -191,166 +192,5 @@ impl<C: GenericClient> Facts for TxFacts<'_, '_, C> {
     }
     fn version(&self) -> Result<u64, HostError> {
         Ok(self.before)
-    }
-}
-
-/// The core's `u64` as `BIGINT`. Nothing real gets near `i64::MAX`; refuse rather than wrap.
-fn signed(n: u64, what: &str) -> Result<i64, HostError> {
-    i64::try_from(n).map_err(|_| HostError::io(format!("{what} {n} is too large to store")))
-}
-
-fn exec<C: GenericClient>(
-    rows: &Rows<'_, C>,
-    w: &Write,
-    sql: &'static str,
-    params: &[&(dyn ToSql + Sync)],
-) -> Result<u64, HostError> {
-    rows.run(sql, |c, s| c.execute(s, params))
-        .map_err(|e| error::write(w, e))
-}
-
-/// One write: one statement (a message's `ord` and a checkpoint's byte total ride along in
-/// the same statement, so a fork of thousands of rows is one round trip per row).
-fn apply<C: GenericClient>(
-    rows: &Rows<'_, C>,
-    w: &Write,
-    limit: u64,
-    recent: &mut Recent,
-) -> Result<(), HostError> {
-    let run = |sql, params: &[&(dyn ToSql + Sync)]| exec(rows, w, sql, params);
-    match w {
-        Write::CreateSession { session, body } => run(
-            "INSERT INTO sessions (id, generation, body) VALUES ($1, 0, $2)",
-            &[&session.as_str(), body],
-        )
-        .map(drop),
-        Write::UpdateSession {
-            session,
-            generation,
-            body,
-        } => {
-            let g = signed(*generation, "generation")?;
-            let sql = "UPDATE sessions SET generation = $2, body = $3 WHERE id = $1";
-            match run(sql, &[&session.as_str(), &g, body])? {
-                0 => Err(error::precondition(format!(
-                    "session {session} does not exist"
-                ))),
-                _ => Ok(()),
-            }
-        }
-        Write::AppendMessage {
-            session,
-            seq,
-            message,
-            body,
-            boundary,
-        } => {
-            // `ord` counts the session's messages before this one: the row below it plus one.
-            // The core only appends; a row slipped in below others moves their ords up.
-            let sql = "WITH moved AS (UPDATE messages SET ord = ord + 1
-                                      WHERE session_id = $1 AND seq > $2)
-                INSERT INTO messages (session_id, seq, id, body, boundary, ord)
-                VALUES ($1, $2, $3, $4, $5, coalesce((SELECT ord + 1 FROM messages
-                    WHERE session_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT 1), 0))";
-            let seq = signed(*seq, "seq")?;
-            run(
-                sql,
-                &[&session.as_str(), &seq, &message.as_str(), body, boundary],
-            )
-            .map(drop)
-        }
-        Write::PutTurn {
-            session,
-            turn,
-            seq,
-            body,
-        } => {
-            let sql = "INSERT INTO turns (session_id, id, seq, body) VALUES ($1, $2, $3, $4)
-                ON CONFLICT (session_id, id) DO UPDATE SET seq = excluded.seq, body = excluded.body";
-            let seq = signed(*seq, "seq")?;
-            run(sql, &[&session.as_str(), &turn.as_str(), &seq, body]).map(drop)
-        }
-        Write::PutCheckpoint {
-            session,
-            seq,
-            checkpoint,
-            body,
-            bytes,
-        } => {
-            let sql = "WITH added AS (INSERT INTO checkpoints (session_id, seq, id, body, bytes)
-                                      VALUES ($1, $2, $3, $4, $5) RETURNING bytes)
-                UPDATE sessions SET bytes = greatest(sessions.bytes + (SELECT bytes FROM added), 0)
-                WHERE id = $1";
-            let (seq, bytes) = (signed(*seq, "seq")?, signed(*bytes, "bytes")?);
-            run(
-                sql,
-                &[&session.as_str(), &seq, &checkpoint.as_str(), body, &bytes],
-            )
-            .map(drop)
-        }
-        Write::PutBlob { hash, bytes, base } => {
-            crate::store::blobs::put(rows, hash, bytes, base.as_ref(), limit, recent)
-        }
-        Write::PutOperation {
-            session,
-            operation,
-            body,
-        } => run(
-            "INSERT INTO operations (session_id, id, body) VALUES ($1, $2, $3)",
-            &[&session.as_str(), &operation.as_str(), body],
-        )
-        .map(drop),
-        Write::PutJournal {
-            journal,
-            session,
-            body,
-        } => run(
-            "INSERT INTO journals (id, session_id, body) VALUES ($1, $2, $3)",
-            &[&journal.as_str(), &session.as_str(), body],
-        )
-        .map(drop),
-        Write::DeleteBlob { hash } => {
-            if let Some(d) = blobs::dependent(rows, hash).map_err(|e| error::write(w, e))? {
-                return Err(error::precondition(format!(
-                    "blob {} is the base of {d}, which is still stored",
-                    hash.short()
-                )));
-            }
-            run("DELETE FROM blobs WHERE hash = $1", &[&hash.as_str()]).map(drop)
-        }
-        Write::DeleteCheckpoint {
-            session,
-            checkpoint,
-        } => {
-            let sql = "WITH gone AS (DELETE FROM checkpoints WHERE session_id = $1 AND id = $2
-                                     RETURNING bytes)
-                UPDATE sessions
-                SET bytes = greatest(sessions.bytes - coalesce((SELECT sum(bytes) FROM gone), 0), 0)
-                WHERE id = $1";
-            run(sql, &[&session.as_str(), &checkpoint.as_str()]).map(drop)
-        }
-        // Every row the session owns goes with it (`ON DELETE CASCADE`, see `schema`).
-        Write::DeleteSession { session } => {
-            run("DELETE FROM sessions WHERE id = $1", &[&session.as_str()]).map(drop)
-        }
-        Write::PutWorkspaceSnapshot { session, body } => run(
-            "INSERT INTO workspace_snapshots (session_id, body) VALUES ($1, $2)
-             ON CONFLICT (session_id) DO UPDATE SET body = excluded.body",
-            &[&session.as_str(), body],
-        )
-        .map(drop),
-        Write::PutCommandFact {
-            parent,
-            command,
-            body,
-        } => run(
-            "INSERT INTO command_facts (parent_id, command_id, body) VALUES ($1, $2, $3)",
-            &[&parent.as_str(), &command.as_str(), body],
-        )
-        .map(drop),
-        // Settling a journal twice is what `JournalPresent` guards; the delete is idempotent.
-        Write::RemoveJournal { journal } => {
-            run("DELETE FROM journals WHERE id = $1", &[&journal.as_str()]).map(drop)
-        }
     }
 }

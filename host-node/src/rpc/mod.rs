@@ -126,6 +126,40 @@ fn out<T: serde::Serialize, E: Coded>(r: Result<T, E>) -> Result<Value, RpcError
     }
 }
 
+/// `recordEdit`: the options plus the two sides' bytes.
+fn record_edit<S: StoreWrite, W: Workspace>(
+    e: &mut Engine<S, W>,
+    a: &mut Args,
+) -> Result<Value, RpcError> {
+    let s = a.session()?;
+    let mut o = a.object()?;
+    // As in the wasm API: only an explicit null means "absent"; a forgotten side must
+    // not record a creation (whose rewind would delete a file that existed) or a
+    // deletion.
+    let mut side = |key: &str| match o.remove(key) {
+        Some(v) => bytes(&v),
+        None => Err(RpcError::input(format!(
+            "recordEdit {key} is missing: pass the bytes, or null for an absent file"
+        ))),
+    };
+    let before = side("before")?;
+    let after = side("after")?;
+    let edit: FileEdit = a.parse(o)?;
+    out(e.record_edit(&s, edit.with_bytes(before, after)))
+}
+
+/// `gc`: the wasm `gc` options, the retention settings plus `dryRun`.
+fn gc<S: StoreWrite, W: Workspace>(e: &mut Engine<S, W>, a: &mut Args) -> Result<Value, RpcError> {
+    let mut o = a.object()?;
+    let dry_run = match o.remove("dryRun") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => b,
+        Some(_) => return Err(RpcError::input("gc options: dryRun must be a boolean")),
+    };
+    let opts: rewind_core::gc::Options = a.parse(o)?;
+    out(e.gc(opts, dry_run))
+}
+
 /// Run one method. `params` is the JSON array of the JS method's arguments (`null` for none).
 /// Every argument is read and checked before the verb runs, so a refused call changed nothing.
 pub fn call<S: StoreWrite, W: Workspace>(
@@ -155,23 +189,7 @@ pub fn call<S: StoreWrite, W: Workspace>(
             let s = a.session()?;
             out(e.record_compaction(&s, a.options()?))
         }
-        "recordEdit" => {
-            let s = a.session()?;
-            let mut o = a.object()?;
-            // As in the wasm API: only an explicit null means "absent"; a forgotten side must
-            // not record a creation (whose rewind would delete a file that existed) or a
-            // deletion.
-            let mut side = |key: &str| match o.remove(key) {
-                Some(v) => bytes(&v),
-                None => Err(RpcError::input(format!(
-                    "recordEdit {key} is missing: pass the bytes, or null for an absent file"
-                ))),
-            };
-            let before = side("before")?;
-            let after = side("after")?;
-            let edit: FileEdit = a.parse(o)?;
-            out(e.record_edit(&s, edit.with_bytes(before, after)))
-        }
+        "recordEdit" => record_edit(e, &mut a),
         "recordFailedCapture" => {
             let s = a.session()?;
             out(e.record_failed_capture(&s, a.options()?))
@@ -233,17 +251,7 @@ pub fn call<S: StoreWrite, W: Workspace>(
         }
         "checkpoints" => out(e.checkpoints(&a.session()?)),
         "operations" => out(e.operations(&a.session()?).map(|d| d.items)),
-        "gc" => {
-            // The wasm `gc` options: the retention settings plus `dryRun`.
-            let mut o = a.object()?;
-            let dry_run = match o.remove("dryRun") {
-                None | Some(Value::Null) => false,
-                Some(Value::Bool(b)) => b,
-                Some(_) => return Err(RpcError::input("gc options: dryRun must be a boolean")),
-            };
-            let opts: rewind_core::gc::Options = a.parse(o)?;
-            out(e.gc(opts, dry_run))
-        }
+        "gc" => gc(e, &mut a),
         "stats" => out(e.stats()),
         // `known` only returns names of METHODS, and every one has an arm above (a unit test
         // calls each).

@@ -18,6 +18,7 @@
 //! lock (see `lock`). The schema is versioned by
 //! `PRAGMA user_version` ([`SCHEMA_VERSION`]).
 
+mod apply;
 mod blobs;
 mod error;
 mod info;
@@ -35,10 +36,16 @@ pub use schema::SCHEMA_VERSION;
 pub use write::Durability;
 
 use rewind_core::HostError;
-use rusqlite::{Connection, OpenFlags};
+use rusqlite::{Connection, OpenFlags, Params};
 use std::fmt;
 use std::path::Path;
 use std::time::Duration;
+
+/// One statement through the connection's statement cache: every writer and the running
+/// totals use it, so a batch of thousands of rows prepares each statement once.
+fn exec<P: Params>(conn: &Connection, sql: &str, params: P) -> rusqlite::Result<usize> {
+    conn.prepare_cached(sql)?.execute(params)
+}
 
 /// How long a commit (or the open of a busy file) waits for another writer before giving up.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);

@@ -1,6 +1,6 @@
 //! What a batch keeps count of while it is applied (see [`Running`]).
 
-use super::write::exec;
+use super::exec;
 use rewind_core::id::SessionId;
 use rusqlite::{Connection, OptionalExtension, params};
 

@@ -2,6 +2,7 @@
 //! the preconditions are read under the same lock the writes use, and a busy file is waited on
 //! (busy timeout) at the start instead of failing halfway with a lock upgrade error.
 
+use super::apply::apply;
 use super::read::{generation_of, last_seq_of};
 use super::running::Running;
 use super::{SqliteStore, error};
@@ -10,7 +11,7 @@ use rewind_core::HostError;
 use rewind_core::batch::{Batch, Write};
 use rewind_core::id::{CommandId, JournalId, SessionId};
 use rewind_core::ports::StoreWrite;
-use rusqlite::{Connection, OptionalExtension, Params, TransactionBehavior, params};
+use rusqlite::{Connection, TransactionBehavior};
 
 /// How durable a commit is when it returns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -164,192 +165,4 @@ impl precondition::Facts for Facts<'_> {
     fn version(&self) -> Result<u64, HostError> {
         super::read::version_of(self.0).map_err(read_fact)
     }
-}
-
-/// The core's `u64` as SQLite's `INTEGER`. Nothing real gets near `i64::MAX`; refuse rather
-/// than wrap.
-fn signed(n: u64, what: &str) -> Result<i64, HostError> {
-    i64::try_from(n).map_err(|_| HostError::io(format!("{what} {n} is too large to store")))
-}
-
-pub(super) fn exec<P: Params>(conn: &Connection, sql: &str, params: P) -> rusqlite::Result<usize> {
-    conn.prepare_cached(sql)?.execute(params)
-}
-
-fn apply(
-    conn: &Connection,
-    w: &Write,
-    limit: u64,
-    recent: &mut crate::store::blobs::Recent,
-    running: &mut Running,
-) -> Result<(), HostError> {
-    let done = match w {
-        Write::CreateSession { session, body } => exec(
-            conn,
-            "INSERT INTO sessions (id, generation, body) VALUES (?1, 0, ?2)",
-            params![session.as_str(), body],
-        ),
-        Write::UpdateSession {
-            session,
-            generation,
-            body,
-        } => match exec(
-            conn,
-            "UPDATE sessions SET generation = ?2, body = ?3 WHERE id = ?1",
-            params![session.as_str(), signed(*generation, "generation")?, body],
-        ) {
-            Ok(0) => {
-                return Err(error::precondition(format!(
-                    "session {session} does not exist"
-                )));
-            }
-            other => other,
-        },
-        Write::AppendMessage {
-            session,
-            seq,
-            message,
-            body,
-            boundary,
-        } => {
-            let seq = signed(*seq, "seq")?;
-            running.next_ord(conn, session, seq).and_then(|ord| {
-                exec(
-                    conn,
-                    "INSERT INTO messages (session_id, seq, id, body, boundary, ord)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                    params![
-                        session.as_str(),
-                        seq,
-                        message.as_str(),
-                        body,
-                        i64::from(*boundary),
-                        ord
-                    ],
-                )
-            })
-        }
-        Write::PutTurn {
-            session,
-            turn,
-            seq,
-            body,
-        } => exec(
-            conn,
-            "INSERT INTO turns (session_id, id, seq, body) VALUES (?1, ?2, ?3, ?4)
-             ON CONFLICT (session_id, id) DO UPDATE SET seq = excluded.seq, body = excluded.body",
-            params![session.as_str(), turn.as_str(), signed(*seq, "seq")?, body],
-        ),
-        Write::PutCheckpoint {
-            session,
-            seq,
-            checkpoint,
-            body,
-            bytes,
-        } => {
-            let bytes = signed(*bytes, "bytes")?;
-            exec(
-                conn,
-                "INSERT INTO checkpoints (session_id, seq, id, body, bytes) VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![
-                    session.as_str(),
-                    signed(*seq, "seq")?,
-                    checkpoint.as_str(),
-                    body,
-                    bytes
-                ],
-            )
-            .inspect(|_| running.add_bytes(session, bytes))
-        }
-        Write::PutBlob { hash, bytes, base } => {
-            let rows = super::blobs::Rows { conn, deltas: true };
-            return crate::store::blobs::put(&rows, hash, bytes, base.as_ref(), limit, recent);
-        }
-        Write::PutOperation {
-            session,
-            operation,
-            body,
-        } => exec(
-            conn,
-            "INSERT INTO operations (session_id, id, body) VALUES (?1, ?2, ?3)",
-            params![session.as_str(), operation.as_str(), body],
-        ),
-        Write::PutJournal {
-            journal,
-            session,
-            body,
-        } => exec(
-            conn,
-            "INSERT INTO journals (id, session_id, body) VALUES (?1, ?2, ?3)",
-            params![journal.as_str(), session.as_str(), body],
-        ),
-        Write::DeleteBlob { hash } => {
-            if let Some(d) = super::blobs::dependent(conn, hash).map_err(|e| error::write(w, e))? {
-                return Err(error::precondition(format!(
-                    "blob {} is the base of {d}, which is still stored",
-                    hash.short()
-                )));
-            }
-            exec(conn, "DELETE FROM blobs WHERE hash = ?1", [hash.as_str()])
-        }
-        Write::DeleteCheckpoint {
-            session,
-            checkpoint,
-        } => conn
-            .prepare_cached("SELECT bytes FROM checkpoints WHERE session_id = ?1 AND id = ?2")
-            .and_then(|mut s| {
-                s.query_row([session.as_str(), checkpoint.as_str()], |r| {
-                    r.get::<_, i64>(0)
-                })
-                .optional()
-            })
-            .and_then(|gone| {
-                running.add_bytes(session, -gone.unwrap_or(0));
-                exec(
-                    conn,
-                    "DELETE FROM checkpoints WHERE session_id = ?1 AND id = ?2",
-                    [session.as_str(), checkpoint.as_str()],
-                )
-            }),
-        Write::DeleteSession { session } => {
-            for sql in [
-                "DELETE FROM messages WHERE session_id = ?1",
-                "DELETE FROM checkpoints WHERE session_id = ?1",
-                "DELETE FROM turns WHERE session_id = ?1",
-                "DELETE FROM operations WHERE session_id = ?1",
-                "DELETE FROM journals WHERE session_id = ?1",
-                "DELETE FROM command_facts WHERE parent_id = ?1",
-                "DELETE FROM workspace_snapshots WHERE session_id = ?1",
-            ] {
-                exec(conn, sql, [session.as_str()]).map_err(|e| error::write(w, e))?;
-            }
-            exec(
-                conn,
-                "DELETE FROM sessions WHERE id = ?1",
-                [session.as_str()],
-            )
-        }
-        Write::PutWorkspaceSnapshot { session, body } => exec(
-            conn,
-            "INSERT INTO workspace_snapshots (session_id, body) VALUES (?1, ?2) \
-             ON CONFLICT (session_id) DO UPDATE SET body = excluded.body",
-            params![session.as_str(), body],
-        ),
-        Write::PutCommandFact {
-            parent,
-            command,
-            body,
-        } => exec(
-            conn,
-            "INSERT INTO command_facts (parent_id, command_id, body) VALUES (?1, ?2, ?3)",
-            params![parent.as_str(), command.as_str(), body],
-        ),
-        // Settling a journal twice is what `JournalPresent` guards; the delete itself is idempotent.
-        Write::RemoveJournal { journal } => exec(
-            conn,
-            "DELETE FROM journals WHERE id = ?1",
-            [journal.as_str()],
-        ),
-    };
-    done.map(drop).map_err(|e| error::write(w, e))
 }

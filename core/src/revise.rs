@@ -1,5 +1,5 @@
-//! Edit the latest prompt or retry the latest reply. Only the latest turn can be edited or
-//! retried; the errors say so. Guards run before anything is stopped or written.
+//! Revise the latest turn: edit its prompt or retry its reply. Only the latest turn can be
+//! edited or retried; the errors say so. Guards run before anything is stopped or written.
 
 use crate::both;
 use crate::conversation;
@@ -119,6 +119,12 @@ impl Error {
             Self::Files(e) => e.kind(),
             Self::Record(e) => e.kind(),
         }
+    }
+}
+
+impl crate::Coded for Error {
+    fn code(&self) -> ErrorKind {
+        self.kind()
     }
 }
 

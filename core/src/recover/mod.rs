@@ -12,12 +12,13 @@
 use crate::batch::{Batch, Precondition, Write};
 use crate::ctx::Ports;
 use crate::error::{ErrorKind, HostError, HostErrorKind};
-use crate::hash::ContentHash;
 use crate::id::{JournalId, OperationId, SessionId};
 use crate::load::{self, Diagnostic, encode};
-use crate::model::{Journal, OpFile, Operation, OperationKind};
-use crate::path::WorkPath;
+use crate::model::Journal;
 use serde::Serialize;
+
+mod settle;
+use settle::{Settle, recovery_operation, settle};
 
 /// How a journal was settled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -130,204 +131,9 @@ impl Error {
     }
 }
 
-/// Why settling one journal stopped before it committed: the journal stays pending.
-fn stuck(j: &Journal, path: Option<&WorkPath>, reason: String) -> Stuck {
-    Stuck {
-        journal_id: j.id.clone(),
-        session_id: j.session_id.clone(),
-        path: path.map(ToString::to_string),
-        reason,
-    }
-}
-
-/// Settled, stuck (nothing committed; files may have been restored, which a later run sees), or
-/// a failure of the store.
-enum Settle {
-    Done(Recovered),
-    Stuck(Stuck),
-}
-
-fn settle(p: &mut Ports<'_>, j: &Journal) -> Result<Settle, Error> {
-    let mut states = Vec::with_capacity(j.entries.len());
-    for e in &j.entries {
-        match p.workspace.read(&e.path) {
-            Ok(now) => states.push(now.as_deref().map(ContentHash::of)),
-            Err(err) => return Ok(Settle::Stuck(stuck(j, Some(&e.path), err.to_string()))),
-        }
-    }
-    let all_written = j
-        .entries
-        .iter()
-        .zip(&states)
-        .all(|(e, now)| now == &e.target);
-    // A `both` can only be finished if nobody moved the conversation since; otherwise its files
-    // go back too, so files and conversation never disagree.
-    let generation = match &j.session_update {
-        Some(s) => {
-            Some(load::session(p.store, &s.id)?.generation).filter(|g| g + 1 == s.generation)
-        }
-        None => None,
-    };
-    let finished = all_written && (j.session_update.is_none() || generation.is_some());
-    let mut restored = Vec::new();
-    let mut left = Vec::new();
-    if !finished {
-        // Every prior is fetched before the first write, so a missing blob stops the journal
-        // with the workspace untouched.
-        let mut priors = Vec::new();
-        for (e, now) in j.entries.iter().zip(&states).rev() {
-            if now == &e.prior {
-                continue;
-            }
-            if now != &e.target {
-                left.push(e.path.to_string());
-                continue;
-            }
-            let prior = match &e.prior {
-                Some(h) => match load::blob(p.store, h) {
-                    Ok(bytes) => Some(bytes),
-                    Err(err) => {
-                        let why = format!("its earlier content cannot be read: {err}");
-                        return Ok(Settle::Stuck(stuck(j, Some(&e.path), why)));
-                    }
-                },
-                None => None,
-            };
-            priors.push((&e.path, prior));
-        }
-        for (path, prior) in priors {
-            let put = match &prior {
-                Some(bytes) => p.workspace.write(path, bytes),
-                None => p.workspace.remove(path),
-            };
-            if let Err(err) = put {
-                return Ok(Settle::Stuck(stuck(j, Some(path), err.to_string())));
-            }
-            restored.push(path.to_string());
-        }
-        // The journal is cleared only once what was put back is durable.
-        if let Err(err) = p.workspace.sync() {
-            return Ok(Settle::Stuck(stuck(j, None, err.to_string())));
-        }
-    }
-    let mut batch = Batch::new();
-    batch.require(Precondition::JournalPresent(j.id.clone()));
-    batch.push(Write::RemoveJournal {
-        journal: j.id.clone(),
-    });
-    if finished {
-        if let (Some(s), Some(g)) = (&j.session_update, generation) {
-            batch.require(Precondition::Generation(s.id.clone(), g));
-            batch.push(Write::UpdateSession {
-                session: s.id.clone(),
-                generation: s.generation,
-                body: encode(s),
-            });
-        }
-        batch.push(Write::PutOperation {
-            session: j.session_id.clone(),
-            operation: j.operation.id.clone(),
-            body: encode(&j.operation),
-        });
-    }
-    let files: Vec<OpFile> = j
-        .entries
-        .iter()
-        .filter(|e| restored.contains(&e.path.to_string()))
-        .map(|e| OpFile {
-            path: e.path.clone(),
-            action: if e.prior.is_some() {
-                crate::model::FileAction::Restore
-            } else {
-                crate::model::FileAction::Delete
-            },
-            before: e.target.clone(),
-            after: e.prior.clone(),
-            undid: Vec::new(),
-            before_mode: None,
-            after_mode: None,
-            merged: false,
-            forced: false,
-        })
-        .collect();
-    let action = if finished {
-        Settled::Finished
-    } else {
-        Settled::RolledBack
-    };
-    let note = match action {
-        Settled::Finished => format!(
-            "finished the interrupted {} operation {}",
-            j.operation.kind.as_str(),
-            j.operation.id
-        ),
-        Settled::RolledBack => format!(
-            "rolled back the interrupted {} operation {}: {} path(s) restored, {} left as found",
-            j.operation.kind.as_str(),
-            j.operation.id,
-            restored.len(),
-            left.len()
-        ),
-    };
-    let recovery = recovery_operation(p, j, files, note);
-    batch.push(Write::PutOperation {
-        session: j.session_id.clone(),
-        operation: recovery.id.clone(),
-        body: encode(&recovery),
-    });
-    let operation_id = if finished {
-        j.operation.id.clone()
-    } else {
-        recovery.id
-    };
-    match p.store.commit(batch) {
-        Ok(()) => {}
-        // Checked just before settling, under the lock; only a writer that ignores the lock
-        // gets here, and the files this run restored must not go unreported.
-        Err(e) if e.kind() == HostErrorKind::PreconditionFailed => {
-            return Err(Error::Raced {
-                journal: j.id.clone(),
-                paths: restored,
-            });
-        }
-        // A commit in doubt is safe to leave: the files this run restored are the journal's
-        // priors either way, so if it did not commit the next run finds them there and
-        // settles the journal again (rolled back, nothing to restore); if it did, the journal
-        // is gone and the log says what the disk holds.
-        Err(e) => return Err(Error::Store(e)),
-    }
-    Ok(Settle::Done(Recovered {
-        journal_id: j.id.clone(),
-        session_id: j.session_id.clone(),
-        action,
-        operation_id,
-        restored_paths: restored,
-        left_paths: left,
-    }))
-}
-
-fn recovery_operation(
-    p: &mut Ports<'_>,
-    j: &Journal,
-    files: Vec<OpFile>,
-    note: String,
-) -> Operation {
-    Operation {
-        id: p.mint(),
-        session_id: j.session_id.clone(),
-        kind: OperationKind::Recovery,
-        created_at: p.now(),
-        target: Some(crate::model::OpTarget::Operation {
-            operation_id: j.operation.id.clone(),
-        }),
-        policy: None,
-        files,
-        undoes: None,
-        journal_id: Some(j.id.clone()),
-        branch_target: None,
-        generation: None,
-        dropped_through: None,
-        note: Some(note),
+impl crate::Coded for Error {
+    fn code(&self) -> ErrorKind {
+        self.kind()
     }
 }
 

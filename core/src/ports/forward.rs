@@ -1,0 +1,108 @@
+//! The ports through a reference or a box: a caller may hand the engine `&mut store`,
+//! `Box<dyn Workspace>` or a closure for the clock, and each forwards every method (the
+//! provided ones too, so an adapter's faster range reads are not lost behind a reference).
+
+use super::{BlobInfo, Clock, Row, Scan, SeqRange, Store, StoreWrite, Workspace};
+use crate::batch::Batch;
+use crate::error::HostError;
+use crate::hash::ContentHash;
+use crate::id::{CheckpointId, CommandId, MessageId, SessionId, TurnId};
+use crate::model::Millis;
+use crate::path::WorkPath;
+
+macro_rules! forward_store {
+    ($($ty:ty),*) => {$(
+        impl<S: Store + ?Sized> Store for $ty {
+            fn session(&self, id: &SessionId) -> Result<Option<Row>, HostError> { (**self).session(id) }
+            fn sessions(&self) -> Result<Vec<Row>, HostError> { (**self).sessions() }
+            fn messages(&self, s: &SessionId) -> Result<Vec<Row>, HostError> { (**self).messages(s) }
+            fn turn(&self, s: &SessionId, t: &TurnId) -> Result<Option<Row>, HostError> { (**self).turn(s, t) }
+            fn turns(&self, s: &SessionId) -> Result<Vec<Row>, HostError> { (**self).turns(s) }
+            fn checkpoints(&self, s: &SessionId) -> Result<Vec<Row>, HostError> { (**self).checkpoints(s) }
+            fn operations(&self, s: &SessionId) -> Result<Vec<Row>, HostError> { (**self).operations(s) }
+            fn journals(&self) -> Result<Vec<Row>, HostError> { (**self).journals() }
+            fn blob(&self, h: &ContentHash) -> Result<Option<Vec<u8>>, HostError> { (**self).blob(h) }
+            fn last_seq(&self, s: &SessionId) -> Result<u64, HostError> { (**self).last_seq(s) }
+            fn command_fact(&self, p: &SessionId, c: &CommandId) -> Result<Option<Row>, HostError> { (**self).command_fact(p, c) }
+            fn blobs(&self) -> Result<Vec<BlobInfo>, HostError> { (**self).blobs() }
+            fn version(&self) -> Result<u64, HostError> { (**self).version() }
+            fn message(&self, s: &SessionId, m: &MessageId) -> Result<Option<Row>, HostError> { (**self).message(s, m) }
+            fn messages_in(&self, s: &SessionId, r: SeqRange) -> Result<Vec<Row>, HostError> { (**self).messages_in(s, r) }
+            fn last_messages_in(&self, s: &SessionId, r: SeqRange, n: usize) -> Result<Vec<Row>, HostError> { (**self).last_messages_in(s, r, n) }
+            fn message_count_in(&self, s: &SessionId, r: SeqRange) -> Result<u64, HostError> { (**self).message_count_in(s, r) }
+            fn boundaries(&self, s: &SessionId) -> Result<Vec<Row>, HostError> { (**self).boundaries(s) }
+            fn turns_in(&self, s: &SessionId, r: SeqRange) -> Result<Vec<Row>, HostError> { (**self).turns_in(s, r) }
+            fn checkpoint(&self, s: &SessionId, c: &CheckpointId) -> Result<Option<Row>, HostError> { (**self).checkpoint(s, c) }
+            fn checkpoints_in(&self, s: &SessionId, r: SeqRange) -> Result<Vec<Row>, HostError> { (**self).checkpoints_in(s, r) }
+            fn session_bytes(&self, s: &SessionId) -> Result<u64, HostError> { (**self).session_bytes(s) }
+            fn has_blob(&self, h: &ContentHash) -> Result<bool, HostError> { (**self).has_blob(h) }
+            fn workspace_snapshot(&self, s: &SessionId) -> Result<Option<Row>, HostError> { (**self).workspace_snapshot(s) }
+        }
+    )*};
+}
+forward_store!(&S, &mut S, Box<S>);
+
+macro_rules! forward_store_write {
+    ($($ty:ty),*) => {$(
+        impl<S: StoreWrite + ?Sized> StoreWrite for $ty {
+            fn commit(&mut self, batch: Batch) -> Result<(), HostError> { (**self).commit(batch) }
+            fn begin_settling(&mut self) -> Result<bool, HostError> { (**self).begin_settling() }
+            fn end_settling(&mut self) { (**self).end_settling() }
+        }
+    )*};
+}
+forward_store_write!(&mut S, Box<S>);
+
+impl<W: Workspace + ?Sized> Workspace for &mut W {
+    fn read(&mut self, path: &WorkPath) -> Result<Option<Vec<u8>>, HostError> {
+        (**self).read(path)
+    }
+    fn write(&mut self, path: &WorkPath, bytes: &[u8]) -> Result<(), HostError> {
+        (**self).write(path, bytes)
+    }
+    fn remove(&mut self, path: &WorkPath) -> Result<(), HostError> {
+        (**self).remove(path)
+    }
+    fn mode(&mut self, path: &WorkPath) -> Result<Option<u32>, HostError> {
+        (**self).mode(path)
+    }
+    fn set_mode(&mut self, path: &WorkPath, mode: u32) -> Result<(), HostError> {
+        (**self).set_mode(path, mode)
+    }
+    fn sync(&mut self) -> Result<(), HostError> {
+        (**self).sync()
+    }
+    fn scanner(&mut self) -> Option<&mut dyn Scan> {
+        (**self).scanner()
+    }
+}
+
+impl<W: Workspace + ?Sized> Workspace for Box<W> {
+    fn read(&mut self, path: &WorkPath) -> Result<Option<Vec<u8>>, HostError> {
+        (**self).read(path)
+    }
+    fn write(&mut self, path: &WorkPath, bytes: &[u8]) -> Result<(), HostError> {
+        (**self).write(path, bytes)
+    }
+    fn remove(&mut self, path: &WorkPath) -> Result<(), HostError> {
+        (**self).remove(path)
+    }
+    fn mode(&mut self, path: &WorkPath) -> Result<Option<u32>, HostError> {
+        (**self).mode(path)
+    }
+    fn set_mode(&mut self, path: &WorkPath, mode: u32) -> Result<(), HostError> {
+        (**self).set_mode(path, mode)
+    }
+    fn sync(&mut self) -> Result<(), HostError> {
+        (**self).sync()
+    }
+    fn scanner(&mut self) -> Option<&mut dyn Scan> {
+        (**self).scanner()
+    }
+}
+
+impl<F: Fn() -> Millis> Clock for F {
+    fn now_ms(&self) -> Millis {
+        self()
+    }
+}
