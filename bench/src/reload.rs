@@ -6,7 +6,7 @@ use crate::harness::{Measured, Result, Samples, run};
 use crate::report::{Met, Table};
 use crate::resume::wasm_pkg;
 use crate::session::{self, LongSession};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
@@ -102,6 +102,48 @@ fn size_table(pkg: &Path) -> Result<Table> {
     Ok(t)
 }
 
+/// `bench/js/reload.cjs` over the long session's batches: one Node process per call.
+struct ReloadJs<'a> {
+    root: &'a Path,
+    node: &'a Path,
+    long: &'a LongSession,
+    snap_file: PathBuf,
+}
+
+impl ReloadJs<'_> {
+    /// Run one `mode` with `samples` samples; returns the script's JSON.
+    fn run(&self, mode: &str, samples: usize) -> Result<serde_json::Value> {
+        let out = run(Command::new("node")
+            .arg(self.root.join("bench/js/reload.cjs"))
+            .arg(self.node)
+            .arg(&self.long.batches)
+            .arg(self.long.session.to_string())
+            .arg(samples.to_string())
+            .arg(TAIL.to_string())
+            .arg(&self.snap_file)
+            .arg(mode))?;
+        Ok(serde_json::from_slice(&out.stdout)?)
+    }
+
+    /// A page reload is a cold start: each of these is the first load in a fresh process.
+    /// Returns the load times and the package's require times.
+    fn cold(&self, mode: &str) -> Result<(Measured, Measured)> {
+        let (mut load, mut req) = (Vec::new(), Vec::new());
+        for _ in 0..COLD_RUNS {
+            let c = self.run(mode, 1)?;
+            check_counts(mode, &c)?;
+            let ms = |k: &str| Duration::from_secs_f64(c[k].as_f64().unwrap_or(0.0) / 1000.0);
+            load.push(ms("ms"));
+            req.push(ms("requireMs"));
+        }
+        let m = |t| Measured {
+            samples: Samples::new(t),
+            peak_kib: None,
+        };
+        Ok((m(load), m(req)))
+    }
+}
+
 /// Run the scenario; without a built package, say so in the tables.
 pub fn run_scenario(root: &Path, long: &LongSession, samples: usize) -> Result<Vec<Table>> {
     eprintln!("bench: reload (wasm fromLog, fromSnapshot) and package size");
@@ -118,38 +160,15 @@ pub fn run_scenario(root: &Path, long: &LongSession, samples: usize) -> Result<V
         );
         return Ok(vec![t]);
     };
-    let snap_file = long.dir.join("snapshot.bin");
-    let node_run = |mode: &str, samples: usize| -> Result<serde_json::Value> {
-        let out = run(Command::new("node")
-            .arg(root.join("bench/js/reload.cjs"))
-            .arg(&node)
-            .arg(&long.batches)
-            .arg(long.session.to_string())
-            .arg(samples.to_string())
-            .arg(TAIL.to_string())
-            .arg(&snap_file)
-            .arg(mode))?;
-        Ok(serde_json::from_slice(&out.stdout)?)
+    let js = ReloadJs {
+        root,
+        node: &node,
+        long,
+        snap_file: long.dir.join("snapshot.bin"),
     };
-    let v = node_run("warm", samples)?;
-    // A page reload is a cold start: each of these is the first load in a fresh process.
-    let cold = |mode: &str| -> Result<(Measured, Measured)> {
-        let (mut load, mut req) = (Vec::new(), Vec::new());
-        for _ in 0..COLD_RUNS {
-            let c = node_run(mode, 1)?;
-            check_counts(mode, &c)?;
-            let ms = |k: &str| Duration::from_secs_f64(c[k].as_f64().unwrap_or(0.0) / 1000.0);
-            load.push(ms("ms"));
-            req.push(ms("requireMs"));
-        }
-        let m = |t| Measured {
-            samples: Samples::new(t),
-            peak_kib: None,
-        };
-        Ok((m(load), m(req)))
-    };
-    let (cold_log, require) = cold("cold-log")?;
-    let (cold_snapshot, _) = cold("cold-snapshot")?;
+    let v = js.run("warm", samples)?;
+    let (cold_log, require) = js.cold("cold-log")?;
+    let (cold_snapshot, _) = js.cold("cold-snapshot")?;
     check_counts("fromLog", &v["fromLog"])?;
     check_counts("fromSnapshot", &v["fromSnapshot"])?;
     let from_log = measured(&v["fromLog"])?;

@@ -4,7 +4,7 @@
 //! the Node addon does) and over `rewind serve --stdio`, side by side in one run; then N HTTP
 //! clients each record prompts into their own session through `rewind serve --http`.
 
-use crate::harness::{Result, measure};
+use crate::harness::{Measured, Result, measure};
 use crate::report::{Met, Table};
 use rewind_host::native::Opener;
 use rewind_host::rpc;
@@ -159,6 +159,58 @@ fn fresh(data: &Path, name: &str) -> Result<PathBuf> {
     Ok(dir)
 }
 
+/// The same calls on PostgreSQL (a throwaway local cluster over a unix socket), side by side;
+/// `None` when no cluster can be made here.
+fn stdio_on_postgres(
+    bin: &Path,
+    data: &Path,
+    samples: usize,
+) -> Result<Option<(Measured, Measured)>> {
+    let Some(cluster) = pg::cluster() else {
+        return Ok(None);
+    };
+    eprintln!("bench: serve, stdio on PostgreSQL");
+    let ws = fresh(data, "stdio-postgres")?;
+    let url = cluster.url(&cluster.fresh_db());
+    let mut server = StdioServer::start(bin, &ws, Some(&url))?;
+    let timed = latencies(&mut server, &ws, samples)?;
+    drop(server.stdin);
+    server.child.wait()?;
+    Ok(Some(timed))
+}
+
+/// The PostgreSQL rows and their ratio to SQLite, both over stdio.
+fn postgres_rows(
+    t: &mut Table,
+    (io_prompt, io_apply): (&Measured, &Measured),
+    (pg_prompt, pg_apply): &(Measured, Measured),
+) {
+    t.timed(
+        "recordPrompt, serve --stdio, PostgreSQL",
+        pg_prompt,
+        "",
+        Met::None,
+    );
+    t.timed(
+        "applyFileRewind (1 file), serve --stdio, PostgreSQL",
+        pg_apply,
+        "",
+        Met::None,
+    );
+    for (name, a, b) in [
+        ("recordPrompt", io_prompt, pg_prompt),
+        ("applyFileRewind", io_apply, pg_apply),
+    ] {
+        let ratio = b.samples.median().as_secs_f64() / a.samples.median().as_secs_f64().max(1e-9);
+        t.value(
+            &format!("{name}: PostgreSQL / SQLite (median, over stdio)"),
+            format!("{ratio:.2}x"),
+            "",
+            Met::None,
+        );
+    }
+}
+
 /// The scenario's table.
 pub fn run_scenario(data: &Path, samples: usize) -> Result<Table> {
     let bin = crate::hook::rewind_bin()?;
@@ -177,19 +229,7 @@ pub fn run_scenario(data: &Path, samples: usize) -> Result<Table> {
     drop(stdio.stdin);
     stdio.child.wait()?;
     // The same calls on PostgreSQL (a throwaway local cluster over a unix socket), side by side.
-    let postgres = match pg::cluster() {
-        Some(cluster) => {
-            eprintln!("bench: serve, stdio on PostgreSQL");
-            let ws = fresh(data, "stdio-postgres")?;
-            let url = cluster.url(&cluster.fresh_db());
-            let mut server = StdioServer::start(&bin, &ws, Some(&url))?;
-            let timed = latencies(&mut server, &ws, samples)?;
-            drop(server.stdin);
-            server.child.wait()?;
-            Some(timed)
-        }
-        None => None,
-    };
+    let postgres = stdio_on_postgres(&bin, data, samples)?;
     t.timed(
         "recordPrompt, in-process (rpc::call)",
         &ip_prompt,
@@ -209,32 +249,8 @@ pub fn run_scenario(data: &Path, samples: usize) -> Result<Table> {
         "",
         Met::None,
     );
-    if let Some((pg_prompt, pg_apply)) = &postgres {
-        t.timed(
-            "recordPrompt, serve --stdio, PostgreSQL",
-            pg_prompt,
-            "",
-            Met::None,
-        );
-        t.timed(
-            "applyFileRewind (1 file), serve --stdio, PostgreSQL",
-            pg_apply,
-            "",
-            Met::None,
-        );
-        for (name, a, b) in [
-            ("recordPrompt", &io_prompt, pg_prompt),
-            ("applyFileRewind", &io_apply, pg_apply),
-        ] {
-            let ratio =
-                b.samples.median().as_secs_f64() / a.samples.median().as_secs_f64().max(1e-9);
-            t.value(
-                &format!("{name}: PostgreSQL / SQLite (median, over stdio)"),
-                format!("{ratio:.2}x"),
-                "",
-                Met::None,
-            );
-        }
+    if let Some(pg) = &postgres {
+        postgres_rows(&mut t, (&io_prompt, &io_apply), pg);
     }
     for (name, a, b) in [
         ("recordPrompt", &ip_prompt, &io_prompt),

@@ -123,16 +123,32 @@ fn build(dir: &Path, corpus: &Corpus) -> Result<()> {
     }
     let (store, workspace) = e.into_parts();
 
-    // The batches, one JSON line each, for the wasm package.
+    write_batches(dir, &store)?;
+    write_sqlite(dir, &store)?;
+    write_workspace(dir, &workspace)?;
+    let meta = serde_json::json!({
+        "session": s.to_string(),
+        "last_prompt": last_prompt.ok_or("no turns")?.to_string(),
+        "last_message": last_message.ok_or("no replies")?.to_string(),
+    });
+    std::fs::write(meta_path(dir), serde_json::to_vec_pretty(&meta)?)?;
+    Ok(())
+}
+
+/// The batches, one JSON line each, for the wasm package.
+fn write_batches(dir: &Path, store: &MemStore) -> Result<()> {
     let mut out = std::io::BufWriter::new(std::fs::File::create(dir.join("batches.jsonl"))?);
     for b in store.committed() {
         out.write_all(&b.to_bytes())?;
         out.write_all(b"\n")?;
     }
     out.flush()?;
+    Ok(())
+}
 
-    // The same batches into SQLite, on tmpfs when there is one (thousands of fsyncs), then
-    // copied beside the batches once the connection has closed (WAL folded into the file).
+/// The same batches into SQLite, on tmpfs when there is one (thousands of fsyncs), then
+/// copied beside the batches once the connection has closed (WAL folded into the file).
+fn write_sqlite(dir: &Path, store: &MemStore) -> Result<()> {
     let shm = Path::new("/dev/shm");
     let tmp_dir = if shm.is_dir() {
         shm.join(format!("rewind-bench-{}", std::process::id()))
@@ -149,8 +165,11 @@ fn build(dir: &Path, corpus: &Corpus) -> Result<()> {
     }
     std::fs::copy(&tmp_db, dir.join("rewind.db"))?;
     std::fs::remove_dir_all(&tmp_dir)?;
+    Ok(())
+}
 
-    // The workspace as the last turn left it.
+/// The workspace as the last turn left it.
+fn write_workspace(dir: &Path, workspace: &MemWorkspace) -> Result<()> {
     for (path, bytes) in workspace.files() {
         let full = dir.join("ws").join(path.as_str());
         if let Some(parent) = full.parent() {
@@ -158,12 +177,6 @@ fn build(dir: &Path, corpus: &Corpus) -> Result<()> {
         }
         std::fs::write(full, bytes)?;
     }
-    let meta = serde_json::json!({
-        "session": s.to_string(),
-        "last_prompt": last_prompt.ok_or("no turns")?.to_string(),
-        "last_message": last_message.ok_or("no replies")?.to_string(),
-    });
-    std::fs::write(meta_path(dir), serde_json::to_vec_pretty(&meta)?)?;
     Ok(())
 }
 

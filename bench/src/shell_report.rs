@@ -114,12 +114,22 @@ fn minus(a: &Measured, b: &Measured) -> Duration {
 /// The table of one tree size.
 pub fn table(tree: &Tree, r: &Results) -> Table {
     let n = tree.tracked;
-    let big = n >= 100_000;
     let mut t = Table::new(format!(
         "Shell capture: workspace snapshots of {n} files ({}) vs. shadow git",
         fmt_bytes(tree.tracked_bytes)
     ));
-    let f = &r.first;
+    first_rows(&mut t, &r.first);
+    unchanged_rows(&mut t, &r.unchanged, n >= 100_000);
+    exec_rows(&mut t, &r.exec);
+    if let Some(s) = &r.storage {
+        storage_rows(&mut t, s);
+    }
+    notes(&mut t, tree, r);
+    t
+}
+
+/// The first snapshot of the whole tree, git against rewind.
+fn first_rows(t: &mut Table, f: &First) {
     let first_x = ratio(f.git.samples.median(), f.ours.samples.median());
     t.timed(
         "shadow git, first: `init` + `add -A` + `commit` of the whole tree",
@@ -143,7 +153,10 @@ pub fn table(tree: &Tree, r: &Results) -> Table {
         "≥ 3×",
         Met::from(first_x >= 3.0),
     );
-    let u = &r.unchanged;
+}
+
+/// A snapshot when nothing changed; `big` trees get the larger limit.
+fn unchanged_rows(t: &mut Table, u: &Unchanged, big: bool) {
     let limit = if big { 400.0 } else { 50.0 };
     let ours_ms = u.ours.samples.median().as_secs_f64() * 1000.0;
     t.timed(
@@ -181,7 +194,10 @@ pub fn table(tree: &Tree, r: &Results) -> Table {
             Met::None,
         );
     }
-    let e = &r.exec;
+}
+
+/// The overhead of capturing a shell command, in process and through the CLI.
+fn exec_rows(t: &mut Table, e: &Exec) {
     let ours_over = minus(&e.total, &e.bare);
     let git_over = e.git.samples.median();
     let exec_x = ratio(git_over, ours_over);
@@ -249,11 +265,6 @@ pub fn table(tree: &Tree, r: &Results) -> Table {
             Met::None,
         );
     }
-    if let Some(s) = &r.storage {
-        storage_rows(&mut t, s);
-    }
-    notes(&mut t, tree, r);
-    t
 }
 
 fn storage_rows(t: &mut Table, s: &Storage) {
