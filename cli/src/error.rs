@@ -33,6 +33,11 @@ impl CliError {
         self
     }
 
+    /// The stable code.
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
     /// The message, without its code.
     pub fn message(&self) -> &str {
         &self.message

@@ -22,6 +22,7 @@ pub mod commands;
 mod error;
 pub mod hook;
 mod locate;
+pub mod mcp;
 pub(crate) mod output;
 pub mod serve;
 mod style;

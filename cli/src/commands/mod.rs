@@ -159,6 +159,8 @@ enum Command {
     Hook(crate::hook::Args),
     /// Serve the JS API as JSON-RPC 2.0, on stdin/stdout (--stdio) or HTTP (--http ADDR).
     Serve(crate::serve::Args),
+    /// Serve an MCP server on stdin/stdout: tools to list, diff, preview and (confirmed) rewind.
+    Mcp(crate::mcp::Args),
 }
 
 impl Command {
@@ -176,6 +178,7 @@ impl Command {
                 | Self::Demo(_)
                 | Self::Hook(_)
                 | Self::Serve(_)
+                | Self::Mcp(_)
         )
     }
 
@@ -215,6 +218,12 @@ pub(crate) fn run(cli: Cli) -> Result<Report, CliError> {
     if let Command::Serve(a) = command {
         // The server writes its own replies (one line each), and prints nothing at the end.
         crate::serve::run(a, cli.workspace, cli.db, store)?;
+        return Ok(Report::raw(String::new()));
+    }
+    if let Command::Mcp(a) = command {
+        // Like the server: every message it writes is its own line; nothing at the end.
+        let located = locate::locate(cli.workspace, cli.db)?;
+        crate::mcp::run(&a, located.workspace, located.db, store)?;
         return Ok(Report::raw(String::new()));
     }
     let located = locate::locate(cli.workspace, cli.db)?;
@@ -275,10 +284,47 @@ pub(crate) fn run(cli: Cli) -> Result<Report, CliError> {
         Command::Demo(a) => demo::run(&ctx, a),
         Command::Completions(a) => completions::run(&a),
         Command::Man => completions::man(),
-        Command::Hook(_) | Command::Serve(_) => {
+        Command::Hook(_) | Command::Serve(_) | Command::Mcp(_) => {
             unreachable!("handled before the context is built")
         }
     }
+}
+
+/// Run one command for another front end (`rewind mcp`): `argv` is what follows `rewind`,
+/// parsed as a command line is, so every rule (locate, the rights table, `#N`, the session
+/// default) is the command's own. Only commands that neither prompt nor run anything else.
+pub(crate) fn run_argv(argv: &[String]) -> Result<Report, CliError> {
+    let words = std::iter::once("rewind".to_owned()).chain(argv.iter().cloned());
+    let cli = Cli::try_parse_from(words).map_err(|e| {
+        let text = e.render().to_string();
+        let first = text.lines().next().unwrap_or_default();
+        CliError::new(
+            rewind_core::ErrorKind::InvalidInput,
+            first.trim_start_matches("error: "),
+        )
+    })?;
+    let served = matches!(
+        &cli.command,
+        Some(
+            Command::Session(session::Args::List)
+                | Command::Log(_)
+                | Command::Ops(_)
+                | Command::Preview(_)
+                | Command::Diff(_)
+                | Command::Apply(_)
+                | Command::Conversation(_)
+                | Command::Both(_)
+                | Command::Undo(_)
+                | Command::Fork(_)
+        )
+    );
+    if !served {
+        return Err(CliError::new(
+            rewind_core::ErrorKind::InvalidInput,
+            format!("not a command another front end may run: {argv:?}"),
+        ));
+    }
+    run(cli)
 }
 
 /// The usage error of a bare `rewind` where the picker cannot run (no terminal), if so.
