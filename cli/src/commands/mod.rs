@@ -223,7 +223,14 @@ pub(crate) fn run(cli: Cli) -> Result<Report, CliError> {
     if let Command::Mcp(a) = command {
         // Like the server: every message it writes is its own line; nothing at the end.
         let located = locate::locate(cli.workspace, cli.db)?;
-        crate::mcp::run(&a, located.workspace, located.db, store)?;
+        let runner = Box::new(|argv: &[String]| {
+            run_argv(argv).map(|r| crate::mcp::Ran {
+                exit: r.exit_code(),
+                json: r.json,
+                text: r.text,
+            })
+        });
+        crate::mcp::run(&a, located.workspace, located.db, store, runner)?;
         return Ok(Report::raw(String::new()));
     }
     let located = locate::locate(cli.workspace, cli.db)?;

@@ -86,18 +86,25 @@ fn tool(name: &str, title: &str, description: &str, input: Value, output: Value)
 
 /// Every tool, in the order `tools/list` shows them.
 pub(super) fn tools() -> Value {
+    let mut all = reading();
+    all.extend(rewriting());
+    Value::Array(all)
+}
+
+/// The tools that only read.
+fn reading() -> Vec<Value> {
     let none = json!({ "type": "object", "properties": {}, "additionalProperties": false });
     let any_object = json!({ "type": "object" });
     let nullable_object = json!({ "type": ["object", "null"] });
     let array = json!({ "type": "array" });
-    json!([
+    vec![
         tool(
             "list_sessions",
             "List sessions",
             "The agent sessions rewind recorded in this workspace (forks under their parent; \
              `current` marks the workspace's current one). Reads only.",
             none,
-            object(json!({ "sessions": array }), &["sessions"])
+            object(json!({ "sessions": array }), &["sessions"]),
         ),
         tool(
             "list_turns",
@@ -112,8 +119,8 @@ pub(super) fn tools() -> Value {
             object(
                 json!({ "sessionId": { "type": "string" }, "generation": { "type": "integer" },
                 "turnCount": { "type": "integer" }, "turns": array }),
-                &["sessionId", "turns"]
-            )
+                &["sessionId", "turns"],
+            ),
         ),
         tool(
             "show_diff",
@@ -132,8 +139,8 @@ pub(super) fn tools() -> Value {
             object(
                 json!({ "sessionId": { "type": "string" }, "files": array,
                 "stats": any_object.clone() }),
-                &["sessionId", "files"]
-            )
+                &["sessionId", "files"],
+            ),
         ),
         tool(
             "preview_rewind",
@@ -148,9 +155,16 @@ pub(super) fn tools() -> Value {
                 "files": nullable_object.clone(), "conversation": nullable_object.clone(),
                 "conflicts": array.clone(), "canApply": { "type": "boolean" },
                 "policies": array.clone() }),
-                &["scope", "sessionId", "conflicts", "canApply", "policies"]
-            )
+                &["scope", "sessionId", "conflicts", "canApply", "policies"],
+            ),
         ),
+    ]
+}
+
+/// The tools that rewrite files (a shared fork aside), each behind the person's confirmation.
+fn rewriting() -> Vec<Value> {
+    let any_object = json!({ "type": "object" });
+    vec![
         tool(
             "apply_rewind",
             "Apply a rewind",
@@ -162,8 +176,8 @@ pub(super) fn tools() -> Value {
             object(
                 json!({ "scope": { "type": "string" }, "sessionId": { "type": "string" },
                 "applied": { "type": "boolean" }, "outcome": any_object.clone() }),
-                &["scope", "sessionId", "applied", "outcome"]
-            )
+                &["scope", "sessionId", "applied", "outcome"],
+            ),
         ),
         tool(
             "undo_rewind",
@@ -181,8 +195,8 @@ pub(super) fn tools() -> Value {
             object(
                 json!({ "sessionId": { "type": "string" }, "operationId": { "type": "string" },
                 "applied": { "type": "boolean" }, "outcome": any_object.clone() }),
-                &["sessionId", "applied", "outcome"]
-            )
+                &["sessionId", "applied", "outcome"],
+            ),
         ),
         tool(
             "fork_session",
@@ -203,9 +217,9 @@ pub(super) fn tools() -> Value {
                 "commandId": { "type": "string", "description": "Idempotency key: the same key \
                     returns the same child and writes nothing." },
                 "confirm": confirm() } }),
-            object(json!({ "childId": { "type": "string" } }), &["childId"])
+            object(json!({ "childId": { "type": "string" } }), &["childId"]),
         ),
-    ])
+    ]
 }
 
 /// Whether `name` is one of ours.

@@ -7,7 +7,7 @@
 //! `notifications/initialized`, `ping`, `tools/*`, `resources/*`, and `elicitation/create`
 //! towards clients that declare form elicitation. Each tool runs the CLI command that does the
 //! same (`rewind log`, `preview`, `diff`, `apply`, `both`, `conversation`, `undo`, `fork`
-//! through [`crate::commands::run_argv`]), so it opens the store with the one locate rule and
+//! through the [`Runner`] `commands` gives it), so it opens the store with the one locate rule and
 //! the rights table like every other front end, and returns that command's `--json` document.
 //! See `wire` (framing), `catalogue` (the tools), `call` and `rewinds` (running them),
 //! `consent` (confirmation) and `resources`.
@@ -17,7 +17,9 @@ mod call;
 mod catalogue;
 mod consent;
 mod resources;
+mod result;
 mod rewinds;
+mod turns;
 mod wire;
 
 use crate::CliError;
@@ -32,8 +34,24 @@ const VERSIONS: [&str; 4] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-
 #[derive(Debug, clap::Args)]
 pub struct Args {}
 
+/// What one CLI command produced: its `--json` document, its text and its exit code.
+#[derive(Debug)]
+pub struct Ran {
+    /// The `--json` document.
+    pub json: Value,
+    /// The text a person would read.
+    pub text: String,
+    /// The exit code (1: refused, nothing written).
+    pub exit: i32,
+}
+
+/// Runs one CLI command: the words after `rewind` (`crate::commands` gives it, so the tools
+/// run exactly what the command line runs).
+pub type Runner = Box<dyn Fn(&[String]) -> Result<Ran, CliError>>;
+
 /// The server's state across messages.
 pub(crate) struct Server {
+    runner: Runner,
     wire: Wire,
     /// The global options every command it runs gets: where the workspace and store are.
     globals: Vec<String>,
@@ -51,6 +69,7 @@ pub fn run(
     workspace: PathBuf,
     db: PathBuf,
     store: Option<String>,
+    runner: Runner,
 ) -> Result<(), CliError> {
     let mut globals = vec![
         "--json".to_owned(),
@@ -67,6 +86,7 @@ pub fn run(
         VERSIONS[0]
     ));
     let mut server = Server {
+        runner,
         wire: Wire::new(),
         globals,
         version: None,
@@ -204,9 +224,9 @@ impl Server {
     }
 
     /// Run one CLI command (`argv` after `rewind` and the global options).
-    pub(crate) fn command(&self, argv: &[String]) -> Result<crate::commands::Report, CliError> {
+    pub(crate) fn command(&self, argv: &[String]) -> Result<Ran, CliError> {
         let mut words = self.globals.clone();
         words.extend(argv.iter().cloned());
-        crate::commands::run_argv(&words)
+        (self.runner)(&words)
     }
 }

@@ -4,69 +4,14 @@
 
 use super::Server;
 use super::args::session_last;
-use super::call::ToolError;
 use super::wire::{self, Failure};
 use serde_json::{Value, json};
 
 const SCHEME: &str = "rewind://session/";
 
-/// The first line of `text`, at most `width` characters.
-pub(super) fn first_line(text: &str, width: usize) -> String {
-    let line = text.lines().next().unwrap_or_default();
-    if line.chars().count() > width {
-        let cut: String = line.chars().take(width.saturating_sub(1)).collect();
-        format!("{cut}…")
-    } else {
-        line.to_owned()
-    }
-}
-
-/// The index in `turns` of the turn `typed` names: `#N`, `@`, `@-K`, or a message id or
-/// unique prefix (a reply names its turn's prompt).
-pub(super) fn find_turn(log: &Value, turns: &[Value], typed: &str) -> Result<usize, ToolError> {
-    let not_found = |why: String| {
-        ToolError::Engine(crate::CliError::new(rewind_core::ErrorKind::NotFound, why))
-    };
-    let t = typed.trim();
-    let last = turns.len().checked_sub(1);
-    let index = if let Some(n) = t.strip_prefix('#') {
-        let n: usize = n
-            .parse()
-            .map_err(|_| super::args::ArgError::new("to", "#N needs a number"))?;
-        n.checked_sub(1).filter(|i| *i < turns.len())
-    } else if t == "@" {
-        last
-    } else if let Some(k) = t.strip_prefix("@-") {
-        let k: usize = k
-            .parse()
-            .map_err(|_| super::args::ArgError::new("to", "@-K needs a number"))?;
-        last.and_then(|l| l.checked_sub(k))
-    } else {
-        let matching: Vec<&Value> = log["messages"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter(|m| {
-                m["onBranch"] == true && m["id"].as_str().is_some_and(|id| id.starts_with(t))
-            })
-            .collect();
-        match matching.as_slice() {
-            [m] => turns.iter().position(|x| x["turnId"] == m["turnId"]),
-            [] => None,
-            _ => {
-                return Err(ToolError::Engine(crate::CliError::new(
-                    rewind_core::ErrorKind::InvalidInput,
-                    format!("{t:?} matches several messages: give more of the id"),
-                )));
-            }
-        }
-    };
-    index.ok_or_else(|| not_found(format!("no turn {t:?} on the session's active branch")))
-}
-
 /// `resources/list`: the diff of each turn of the current session (none without one).
 pub(super) fn list(server: &Server) -> Value {
-    let resources: Vec<Value> = match super::call::turns(server, None) {
+    let resources: Vec<Value> = match super::turns::turns(server, None) {
         Ok((log, turns)) => {
             let session = log["sessionId"].as_str().unwrap_or_default();
             turns

@@ -4,8 +4,8 @@
 
 use super::Server;
 use super::args::{ArgError, ToolArgs, flag, session_last};
-use super::call::{Outcome, ToolError, ToolResult};
 use super::consent::{self, Consent};
+use super::result::{Outcome, ToolError, ToolResult};
 use serde_json::{Value, json};
 
 /// What a rewind tool was asked to do.
@@ -99,9 +99,9 @@ fn file_preview(server: &Server, p: &Plan) -> Result<Value, ToolError> {
 
 /// The turns a conversation rewind to before `to` takes off the active branch.
 fn conversation_preview(server: &Server, p: &Plan) -> Result<Value, ToolError> {
-    let (log, turns) = super::call::turns(server, p.session.as_deref())?;
+    let (log, turns) = super::turns::turns(server, p.session.as_deref())?;
     let to = p.to.as_deref().unwrap_or("@");
-    let at = super::resources::find_turn(&log, &turns, to)?;
+    let at = super::turns::find_turn(&log, &turns, to)?;
     let dropped: Vec<Value> = turns[at..].iter().map(|t| t["number"].clone()).collect();
     Ok(json!({
         "sessionId": log["sessionId"],
@@ -269,7 +269,7 @@ pub(super) fn apply(server: &mut Server, id: &Value, a: &ToolArgs<'_>) -> Outcom
     }
     session_last(&mut argv, p.session.as_deref());
     let report = server.command(&argv)?;
-    let applied = report.exit_code() == 0;
+    let applied = report.exit == 0;
     let doc = json!({ "scope": p.scope, "sessionId": preview["sessionId"], "applied": applied,
         "outcome": report.json });
     let mut result = ToolResult::ok(doc, report.text);
@@ -312,7 +312,7 @@ pub(super) fn undo(server: &mut Server, id: &Value, a: &ToolArgs<'_>) -> Outcome
     argv.extend(session.clone());
     argv.extend(operation.clone());
     let report = server.command(&argv)?;
-    let applied = report.exit_code() == 0;
+    let applied = report.exit == 0;
     let session_id = match &report.json["preview"]["sessionId"] {
         Value::String(s) => json!(s),
         _ => json!(session.unwrap_or_default()),
