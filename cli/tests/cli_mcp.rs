@@ -67,7 +67,7 @@ impl Mcp {
     }
 
     /// The next line the server writes, as JSON (within 20 s).
-    fn read(&mut self) -> Value {
+    fn read(&self) -> Value {
         let line = self
             .lines
             .recv_timeout(Duration::from_secs(20))
@@ -150,9 +150,9 @@ fn the_handshake_negotiates_and_every_tool_has_schemas_and_says_it_rewrites() {
     let tools = m.request("tools/list", json!({}))["result"]["tools"].clone();
     let names: Vec<&str> = tools
         .as_array()
-        .unwrap()
+        .expect("in the reply")
         .iter()
-        .map(|t| t["name"].as_str().unwrap())
+        .map(|t| t["name"].as_str().expect("in the reply"))
         .collect();
     assert_eq!(
         names,
@@ -166,12 +166,12 @@ fn the_handshake_negotiates_and_every_tool_has_schemas_and_says_it_rewrites() {
             "fork_session"
         ]
     );
-    for t in tools.as_array().unwrap() {
+    for t in tools.as_array().expect("in the reply") {
         assert_eq!(t["inputSchema"]["type"], "object", "{t}");
         assert_eq!(t["outputSchema"]["type"], "object", "{t}");
     }
     for writer in [&tools[4], &tools[5], &tools[6]] {
-        let d = writer["description"].as_str().unwrap();
+        let d = writer["description"].as_str().expect("in the reply");
         assert!(
             d.contains("REWRITES FILES ON DISK") && d.contains("Never call it unless the person"),
             "{d}"
@@ -203,7 +203,10 @@ fn lists_sessions_and_turns_with_prompts_files_and_line_counts() {
     assert_eq!(t[1]["files"], json!(["b.txt"]));
     let last = m.tool("list_turns", json!({ "session": session, "limit": 1 }));
     assert_eq!(
-        last["structuredContent"]["turns"].as_array().unwrap().len(),
+        last["structuredContent"]["turns"]
+            .as_array()
+            .expect("in the reply")
+            .len(),
         1
     );
     assert_eq!(last["structuredContent"]["turnCount"], 2);
@@ -215,7 +218,7 @@ fn shows_a_turns_diff_as_a_tool_and_as_a_resource() {
     let session = two_turns(&b);
     let mut m = Mcp::ready(&b, json!({}));
     let d = m.tool("show_diff", json!({ "turn": "#1" }));
-    let text = d["content"][0]["text"].as_str().unwrap();
+    let text = d["content"][0]["text"].as_str().expect("in the reply");
     assert!(text.contains("-two") && text.contains("+one"), "{text}");
     assert_eq!(d["structuredContent"]["files"][0]["path"], "a.txt");
     let listed = m.request("resources/list", json!({}))["result"]["resources"].clone();
@@ -223,7 +226,7 @@ fn shows_a_turns_diff_as_a_tool_and_as_a_resource() {
     assert!(
         listed
             .as_array()
-            .unwrap()
+            .expect("in the reply")
             .iter()
             .any(|r| r["uri"] == uri.as_str()),
         "{listed}"
@@ -234,7 +237,9 @@ fn shows_a_turns_diff_as_a_tool_and_as_a_resource() {
         "rewind://session/{session}/turn/{turn}/diff"
     );
     let read = m.request("resources/read", json!({ "uri": uri }));
-    let body = read["result"]["contents"][0]["text"].as_str().unwrap();
+    let body = read["result"]["contents"][0]["text"]
+        .as_str()
+        .expect("in the reply");
     assert!(
         body.contains("diff --git a/a.txt b/a.txt") && body.contains("+one"),
         "{read}"
@@ -246,7 +251,11 @@ fn shows_a_turns_diff_as_a_tool_and_as_a_resource() {
     assert_eq!(missing["error"]["code"], -32002, "{missing}");
     let bad = m.request("resources/read", json!({ "uri": "file:///etc/passwd" }));
     assert_eq!(bad["error"]["code"], -32002, "{bad}");
-    assert_eq!(b.read("a.txt").unwrap(), b"two\n", "reading writes nothing");
+    assert_eq!(
+        b.read("a.txt").expect("the file"),
+        b"two\n",
+        "reading writes nothing"
+    );
 }
 
 #[test]
@@ -261,7 +270,7 @@ fn an_apply_without_confirmation_is_refused_saying_what_it_would_write_and_write
             json!({ "scope": "both", "to": "#1", "confirm": confirm }),
         );
         assert_eq!(r["isError"], true, "{r}");
-        let text = r["content"][0]["text"].as_str().unwrap();
+        let text = r["content"][0]["text"].as_str().expect("in the reply");
         assert!(
             text.contains("nothing was written") && text.contains("\"confirm\": true"),
             "{text}"
@@ -272,8 +281,8 @@ fn an_apply_without_confirmation_is_refused_saying_what_it_would_write_and_write
         );
         assert!(text.contains("drop turn(s) #1, #2"), "{text}");
     }
-    assert_eq!(b.read("a.txt").unwrap(), b"two\n");
-    assert_eq!(b.read("b.txt").unwrap(), b"bee\n");
+    assert_eq!(b.read("a.txt").expect("the file"), b"two\n");
+    assert_eq!(b.read("b.txt").expect("the file"), b"bee\n");
     assert_eq!(operations(&b), ops, "no operation recorded");
     let turns = m.tool("list_turns", json!({}));
     assert_eq!(
@@ -293,15 +302,15 @@ fn a_confirmed_apply_rewinds_and_undo_takes_it_back() {
     );
     assert_eq!(r["isError"], false, "{r}");
     assert_eq!(r["structuredContent"]["applied"], true);
-    assert_eq!(b.read("a.txt").unwrap(), b"one\n");
+    assert_eq!(b.read("a.txt").expect("the file"), b"one\n");
     assert_eq!(b.read("b.txt"), None);
     let refused = m.tool("undo_rewind", json!({}));
     assert_eq!(refused["isError"], true, "undo asks too: {refused}");
-    assert_eq!(b.read("a.txt").unwrap(), b"one\n");
+    assert_eq!(b.read("a.txt").expect("the file"), b"one\n");
     let u = m.tool("undo_rewind", json!({ "confirm": true }));
     assert_eq!(u["structuredContent"]["applied"], true, "{u}");
-    assert_eq!(b.read("a.txt").unwrap(), b"two\n");
-    assert_eq!(b.read("b.txt").unwrap(), b"bee\n");
+    assert_eq!(b.read("a.txt").expect("the file"), b"two\n");
+    assert_eq!(b.read("b.txt").expect("the file"), b"bee\n");
     let conv = m.tool(
         "apply_rewind",
         json!({ "scope": "conversation", "to": "#2", "confirm": true }),
@@ -312,7 +321,7 @@ fn a_confirmed_apply_rewinds_and_undo_takes_it_back() {
         1
     );
     assert_eq!(
-        b.read("b.txt").unwrap(),
+        b.read("b.txt").expect("the file"),
         b"bee\n",
         "a conversation rewind touches no file"
     );
@@ -320,7 +329,7 @@ fn a_confirmed_apply_rewinds_and_undo_takes_it_back() {
     assert!(
         fork["structuredContent"]["childId"]
             .as_str()
-            .unwrap()
+            .expect("in the reply")
             .starts_with("ses_"),
         "{fork}"
     );
@@ -345,9 +354,9 @@ fn a_conflict_is_data_in_the_preview_and_blocks_the_apply() {
     );
     assert_eq!(r["isError"], true);
     assert_eq!(r["structuredContent"]["error"]["code"], "conflict", "{r}");
-    assert_eq!(b.read("a.txt").unwrap(), b"two\nmine\n");
+    assert_eq!(b.read("a.txt").expect("the file"), b"two\nmine\n");
     assert_eq!(
-        b.read("b.txt").unwrap(),
+        b.read("b.txt").expect("the file"),
         b"bee\n",
         "block writes nothing, not even safe files"
     );
@@ -357,7 +366,7 @@ fn a_conflict_is_data_in_the_preview_and_blocks_the_apply() {
     );
     assert_eq!(merged["structuredContent"]["applied"], true, "{merged}");
     assert_eq!(
-        b.read("a.txt").unwrap(),
+        b.read("a.txt").expect("the file"),
         b"one\nmine\n",
         "the person's line kept"
     );
@@ -388,7 +397,7 @@ fn an_elicitation_the_person_declines_writes_nothing_and_one_they_accept_rewinds
         assert!(
             ask["params"]["message"]
                 .as_str()
-                .unwrap()
+                .expect("in the reply")
                 .contains("delete b.txt"),
             "{ask}"
         );
@@ -406,7 +415,7 @@ fn an_elicitation_the_person_declines_writes_nothing_and_one_they_accept_rewinds
         assert_eq!(b.read("b.txt").is_none(), written);
     }
     assert_eq!(
-        b.read("a.txt").unwrap(),
+        b.read("a.txt").expect("the file"),
         b"two\n",
         "only turn #2 was rewound"
     );
@@ -499,7 +508,7 @@ fn malformed_requests_get_protocol_errors_and_bad_arguments_name_the_field() {
         r["isError"], true,
         "a session is never read as an option: {r}"
     );
-    assert_eq!(b.read("a.txt").unwrap(), b"two\n");
-    assert_eq!(b.read("b.txt").unwrap(), b"bee\n");
+    assert_eq!(b.read("a.txt").expect("the file"), b"two\n");
+    assert_eq!(b.read("b.txt").expect("the file"), b"bee\n");
     assert_eq!(operations(&b), ops, "nothing written on any refused call");
 }

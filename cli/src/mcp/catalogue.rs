@@ -138,7 +138,7 @@ fn reading() -> Vec<Value> {
                 "paths": paths() } }),
             object(
                 json!({ "sessionId": { "type": "string" }, "files": array,
-                "stats": any_object.clone() }),
+                "stats": any_object }),
                 &["sessionId", "files"],
             ),
         ),
@@ -152,9 +152,9 @@ fn reading() -> Vec<Value> {
             rewind_target(&[]),
             object(
                 json!({ "scope": { "type": "string" }, "sessionId": { "type": "string" },
-                "files": nullable_object.clone(), "conversation": nullable_object.clone(),
-                "conflicts": array.clone(), "canApply": { "type": "boolean" },
-                "policies": array.clone() }),
+                "files": nullable_object, "conversation": nullable_object,
+                "conflicts": array, "canApply": { "type": "boolean" },
+                "policies": array }),
                 &["scope", "sessionId", "conflicts", "canApply", "policies"],
             ),
         ),
@@ -175,7 +175,7 @@ fn rewriting() -> Vec<Value> {
             rewind_target(&[("policy", policy()), ("confirm", confirm())]),
             object(
                 json!({ "scope": { "type": "string" }, "sessionId": { "type": "string" },
-                "applied": { "type": "boolean" }, "outcome": any_object.clone() }),
+                "applied": { "type": "boolean" }, "outcome": any_object }),
                 &["scope", "sessionId", "applied", "outcome"],
             ),
         ),
@@ -194,7 +194,7 @@ fn rewriting() -> Vec<Value> {
                 "policy": policy(), "confirm": confirm() } }),
             object(
                 json!({ "sessionId": { "type": "string" }, "operationId": { "type": "string" },
-                "applied": { "type": "boolean" }, "outcome": any_object.clone() }),
+                "applied": { "type": "boolean" }, "outcome": any_object }),
                 &["sessionId", "applied", "outcome"],
             ),
         ),

@@ -310,7 +310,7 @@ pub(super) fn undo(server: &mut Server, id: &Value, a: &ToolArgs<'_>) -> Outcome
     ];
     // `undo SESSION OP`; a lone operation is the operation (see `rewind undo`).
     argv.extend(session.clone());
-    argv.extend(operation.clone());
+    argv.extend(operation);
     let report = server.command(&argv)?;
     let applied = report.exit == 0;
     let session_id = match &report.json["preview"]["sessionId"] {
