@@ -512,3 +512,89 @@ fn malformed_requests_get_protocol_errors_and_bad_arguments_name_the_field() {
     assert_eq!(b.read("b.txt").expect("the file"), b"bee\n");
     assert_eq!(operations(&b), ops, "nothing written on any refused call");
 }
+
+/// The `json` blocks of docs/mcp.md, in order.
+fn doc_configs() -> (String, Vec<Value>) {
+    let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/mcp.md"))
+        .expect("docs/mcp.md");
+    let blocks = page
+        .split("```json\n")
+        .skip(1)
+        .map(|rest| {
+            let body = rest.split("```").next().expect("a closed block");
+            serde_json::from_str(body).unwrap_or_else(|e| panic!("docs/mcp.md: {e}: {body}"))
+        })
+        .collect();
+    (page, blocks)
+}
+
+#[test]
+fn every_client_config_in_the_docs_starts_a_server_that_answers() {
+    let b = Bench::new();
+    two_turns(&b);
+    let (page, configs) = doc_configs();
+    assert_eq!(configs.len(), 3, "Claude Code, Gemini CLI, VS Code");
+    for config in &configs {
+        let entry = config["mcpServers"]["rewind"]
+            .as_object()
+            .or_else(|| config["servers"]["rewind"].as_object())
+            .unwrap_or_else(|| panic!("no rewind server in {config}"));
+        assert_eq!(entry["command"], "rewind");
+        let args: Vec<String> = entry["args"]
+            .as_array()
+            .expect("args")
+            .iter()
+            .map(|a| {
+                let a = a.as_str().expect("a string");
+                a.replace("${workspaceFolder}", &b.ws().display().to_string())
+            })
+            .collect();
+        // As a client starts it: in the project, no --workspace of the test's own.
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_rewind"))
+            .args(&args)
+            .current_dir(b.ws())
+            .env_remove("REWIND_DB")
+            .env_remove("REWIND_STORE")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start the documented command");
+        let mut stdin = child.stdin.take().expect("stdin");
+        for line in [
+            json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize",
+                "params": { "protocolVersion": "2025-11-25", "capabilities": {} } }),
+            json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }),
+            json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                "params": { "name": "list_turns", "arguments": {} } }),
+        ] {
+            writeln!(stdin, "{line}").expect("write");
+        }
+        drop(stdin);
+        let out = child.wait_with_output().expect("run");
+        let replies: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("a JSON line"))
+            .collect();
+        assert_eq!(replies.len(), 2, "{args:?}: {replies:?}");
+        let turns = &replies[1]["result"]["structuredContent"]["turnCount"];
+        assert_eq!(turns, 2, "{args:?} serves the project's store: {replies:?}");
+    }
+    let claude = &configs[0]["mcpServers"]["rewind"];
+    let words: Vec<&str> = std::iter::once(claude["command"].as_str().expect("command"))
+        .chain(
+            claude["args"]
+                .as_array()
+                .expect("args")
+                .iter()
+                .filter_map(Value::as_str),
+        )
+        .collect();
+    assert!(
+        page.contains(&format!(
+            "claude mcp add --scope project rewind -- {}\n",
+            words.join(" ")
+        )),
+        "the `claude mcp add` line runs what its .mcp.json says"
+    );
+}
