@@ -598,3 +598,29 @@ fn every_client_config_in_the_docs_starts_a_server_that_answers() {
         "the `claude mcp add` line runs what its .mcp.json says"
     );
 }
+
+#[test]
+fn where_there_is_no_store_the_tools_say_so_and_create_none() {
+    let b = Bench::new();
+    let mut m = Mcp::ready(&b, json!({}));
+    let sessions = m.tool("list_sessions", json!({}));
+    assert_eq!(sessions["structuredContent"]["sessions"], json!([]));
+    let turns = m.tool("list_turns", json!({}));
+    assert_eq!(turns["isError"], true);
+    assert!(
+        turns["content"][0]["text"]
+            .as_str()
+            .expect("text")
+            .contains("no rewind store"),
+        "{turns}"
+    );
+    let listed = m.request("resources/list", json!({}));
+    assert_eq!(listed["result"]["resources"], json!([]));
+    let r = m.tool(
+        "apply_rewind",
+        json!({ "scope": "both", "to": "#1", "confirm": true }),
+    );
+    assert_eq!(r["isError"], true, "{r}");
+    drop(m);
+    assert!(!b.path(".rewind").exists(), "nothing created");
+}
