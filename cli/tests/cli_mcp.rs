@@ -422,6 +422,35 @@ fn an_elicitation_the_person_declines_writes_nothing_and_one_they_accept_rewinds
 }
 
 #[test]
+fn a_restoring_fork_asks_first_and_a_shared_one_touches_no_file() {
+    let b = Bench::new();
+    two_turns(&b);
+    let mut m = Mcp::ready(&b, json!({}));
+    let r = m.tool(
+        "fork_session",
+        json!({ "at": "#1", "workspaceMode": "restore" }),
+    );
+    assert_eq!(r["isError"], true, "{r}");
+    assert_eq!(b.read("b.txt").expect("the file"), b"bee\n");
+    assert_eq!(
+        m.tool("list_sessions", json!({}))["structuredContent"]["sessions"]
+            .as_array()
+            .map(Vec::len),
+        Some(1)
+    );
+    let r = m.tool(
+        "fork_session",
+        json!({ "at": "#1", "workspaceMode": "restore", "confirm": true }),
+    );
+    assert!(r["structuredContent"]["childId"].is_string(), "{r}");
+    assert_eq!(
+        b.read("b.txt"),
+        None,
+        "turn #2's file is gone in the restored workspace"
+    );
+}
+
+#[test]
 fn malformed_requests_get_protocol_errors_and_bad_arguments_name_the_field() {
     let b = Bench::new();
     two_turns(&b);

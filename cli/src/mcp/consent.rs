@@ -76,6 +76,8 @@ fn elicit(server: &mut Server, call_id: &Value, what: &str) -> Result<Consent, C
             Incoming::Notification { method, params }
                 if method == "notifications/cancelled" && params["requestId"] == *call_id =>
             {
+                // The spec: a cancelled request gets no response (see `Server::handle`).
+                server.cancelled = true;
                 return Ok(Consent::No(
                     "the client cancelled the call; nothing was written".to_owned(),
                 ));

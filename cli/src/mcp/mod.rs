@@ -61,6 +61,8 @@ pub(crate) struct Server {
     elicitation: bool,
     /// The id of the next request this server sends.
     next_id: u64,
+    /// The client cancelled the request being answered: it gets no response.
+    cancelled: bool,
 }
 
 /// Serve until end of input (or until the client stops reading).
@@ -92,6 +94,7 @@ pub fn run(
         version: None,
         elicitation: false,
         next_id: 1,
+        cancelled: false,
     };
     while let Some(line) = server.wire.next_line()? {
         server.handle(&line)?;
@@ -110,6 +113,9 @@ impl Server {
                     Ok(result) => json!({ "jsonrpc": "2.0", "id": id, "result": result }),
                     Err(f) => f.to_json(&id),
                 };
+                if std::mem::take(&mut self.cancelled) {
+                    return Ok(());
+                }
                 self.wire.send(&reply)
             }
             // `notifications/initialized`, `notifications/cancelled` (of a request already
