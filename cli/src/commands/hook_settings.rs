@@ -7,9 +7,9 @@ use crate::agents::{Agent, HookEvent};
 use serde_json::{Map, Value};
 
 /// The hook command for `agent`: the executable, shell-quoted when it needs it, then
-/// ` hook <agent>`.
-pub(super) fn command_for(exe: &str, agent: Agent) -> String {
-    format!("{} hook {agent}", quote(exe))
+/// ` hook <agent>`; `None` when no quoting keeps the path intact (see `quote`).
+pub(super) fn command_for(exe: &str, agent: Agent) -> Option<String> {
+    Some(format!("{} hook {agent}", quote(exe)?))
 }
 
 /// Put rewind's handler on every event of `agent`: an existing one (in a group with the right
@@ -231,15 +231,25 @@ pub(super) fn kind(v: &Value) -> &'static str {
 
 /// A path as one shell word: as it is when every character is plain, else in single quotes
 /// (POSIX `sh`, which all three agents run commands with) or, on Windows, double quotes.
-fn quote(s: &str) -> String {
+///
+/// A `$` is written as `\$` outside the quotes (`'/a'\$'HOME/rewind'`): Gemini CLI 0.61
+/// replaces `$GEMINI_PROJECT_DIR`, `$GEMINI_CWD`, `$GEMINI_PLANS_DIR`, `$GEMINI_SESSION_ID` and
+/// `$CLAUDE_PROJECT_DIR` in the command's text before the shell sees it, quotes or not (its
+/// hook runner's `expandCommand`; Qwen Code does the same on Windows shells), and no such name
+/// can follow a `$` that is followed by a quote. On Windows a `$` cannot be kept from
+/// PowerShell in double quotes: `None` (the caller refuses).
+fn quote(s: &str) -> Option<String> {
     let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+,:@%=".contains(c);
     if !s.is_empty() && s.chars().all(plain) {
-        return s.to_owned();
+        return Some(s.to_owned());
     }
     if cfg!(windows) {
-        return format!("\"{s}\"");
+        return (!s.contains(['$', '"', '`'])).then(|| format!("\"{s}\""));
     }
-    format!("'{}'", s.replace('\'', r"'\''"))
+    Some(format!(
+        "'{}'",
+        s.replace('\'', r"'\''").replace('$', r"'\$'")
+    ))
 }
 
 /// The text of `s` when it is exactly one shell word (quotes and backslashes resolved), else
@@ -283,13 +293,19 @@ mod tests {
             "/home/o'brien/bin/rewind",
             "/tmp/$x/rewind",
         ] {
-            let cmd = command_for(exe, Agent::ClaudeCode);
+            let cmd = command_for(exe, Agent::ClaudeCode).expect("quotable");
             assert!(is_ours(&cmd, Agent::ClaudeCode), "{cmd}");
             assert!(!is_ours(&cmd, Agent::GeminiCli), "{cmd}");
-            assert_eq!(one_word(&quote(exe)).as_deref(), Some(exe));
+            assert_eq!(
+                one_word(&quote(exe).expect("quotable")).as_deref(),
+                Some(exe)
+            );
         }
-        assert_eq!(quote("/usr/bin/rewind"), "/usr/bin/rewind");
-        assert_eq!(quote("/a b/rewind"), "'/a b/rewind'");
+        let q = |s| quote(s).expect("quotable");
+        assert_eq!(q("/usr/bin/rewind"), "/usr/bin/rewind");
+        assert_eq!(q("/a b/rewind"), "'/a b/rewind'");
+        // No `$NAME` left for Gemini CLI to substitute.
+        assert_eq!(q("/a$GEMINI_CWD/rewind"), r"'/a'\$'GEMINI_CWD/rewind'");
     }
 
     #[test]
@@ -352,12 +368,13 @@ mod tests {
                 "SessionStart",
                 "UserPromptSubmit",
                 "PostToolUse",
-                "PostToolUseFailure"
+                "PostToolUseFailure",
+                "StopFailure"
             ]
         );
 
         let touched = remove(map, a);
-        assert_eq!(touched.len(), 6);
+        assert_eq!(touched.len(), 7);
         assert_eq!(
             serde_json::Value::Object(map.clone()),
             json!({ "hooks": { "Stop": [{ "hooks": [{ "type": "command", "command": "notify" }] }] }, "z": 1 })

@@ -4,6 +4,7 @@
 
 use super::event::{Action, Agent, Payload, Phase, Tool};
 use super::pending::{self, Before};
+use super::root::work_path;
 use rewind_core::id::{SessionId, TurnId};
 use rewind_core::model::{AgentSession, Message, TurnStatus};
 use rewind_core::path::WorkPath;
@@ -17,7 +18,7 @@ use rewind_host::DiskWorkspace;
 use rewind_host::config::Config;
 use rewind_host::disk::{Bounded, file_id, gone_since};
 use rewind_host::native::{NativeEngine, Opener, Verb};
-use std::path::{Component, Path, PathBuf};
+use std::path::PathBuf;
 
 /// Where the event happens.
 pub(super) struct Place {
@@ -30,10 +31,12 @@ pub(super) struct Place {
     pub(super) limits: super::bounds::Limits,
     /// What could not be read or kept, for `hook.log`, while the rest is recorded.
     pub(super) notes: std::cell::RefCell<Vec<String>>,
+    /// Claude Code's `tool_response.originalFile`: the file before its Edit.
+    pub(super) original: Option<String>,
 }
 
 impl Place {
-    fn note(&self, what: String) {
+    pub(super) fn note(&self, what: String) {
         self.notes.borrow_mut().push(what);
     }
 }
@@ -73,7 +76,7 @@ fn session(e: &mut NativeEngine, place: &Place, agent_session: &str) -> Result<S
 }
 
 /// The session's running turn: the turn of its newest message, while it runs.
-fn running_turn(e: &NativeEngine, s: &SessionId) -> Result<Option<TurnId>> {
+pub(super) fn running_turn(e: &NativeEngine, s: &SessionId) -> Result<Option<TurnId>> {
     let rows = e
         .store()
         .last_messages_in(s, SeqRange::ALL, 1)
@@ -87,45 +90,6 @@ fn running_turn(e: &NativeEngine, s: &SessionId) -> Result<Option<TurnId>> {
     };
     let t = rewind_core::load::turn(e.store(), s, &turn).map_err(say)?;
     Ok((t.status == TurnStatus::Running).then_some(turn))
-}
-
-/// `raw` (absolute, or relative to the agent's cwd) as a workspace path; `None` outside it.
-pub(super) fn work_path(place: &Place, raw: &str) -> Option<WorkPath> {
-    let p = Path::new(raw);
-    let abs = if p.is_absolute() {
-        p.to_path_buf()
-    } else {
-        place.cwd.join(p)
-    };
-    let mut clean = PathBuf::new();
-    for c in abs.components() {
-        match c {
-            Component::ParentDir => {
-                clean.pop();
-            }
-            Component::CurDir => {}
-            c => clean.push(c),
-        }
-    }
-    let rel = match clean.strip_prefix(&place.root) {
-        Ok(rel) => rel.to_path_buf(),
-        // The agent may name the root through a link (/tmp vs /private/tmp): compare the
-        // nearest existing ancestor, resolved.
-        Err(_) => {
-            let mut base = clean.clone();
-            let mut rest = Vec::new();
-            while !base.exists() {
-                rest.push(base.file_name()?.to_owned());
-                base.pop();
-            }
-            let real = std::fs::canonicalize(&base).ok()?;
-            let mut rel = real.strip_prefix(&place.root).ok()?.to_path_buf();
-            rel.extend(rest.iter().rev());
-            rel
-        }
-    };
-    let parts: Option<Vec<&str>> = rel.components().map(|c| c.as_os_str().to_str()).collect();
-    WorkPath::parse(&parts?.join("/")).ok()
 }
 
 fn key<'a>(
@@ -215,10 +179,17 @@ fn after_files(
         let before = match kept {
             Some(Ok(b)) => b.bytes(),
             Some(Err(why)) => return Err(why),
-            None => {
-                missed = true;
-                continue;
-            }
+            // No before event ran; Claude Code's Edit result still says what the file held.
+            None => match place.original.as_deref().filter(|_| paths.len() == 1) {
+                Some(text) => Ok((
+                    Some(text.into()),
+                    e.workspace_mut().mode(path).unwrap_or(None),
+                )),
+                None => {
+                    missed = true;
+                    continue;
+                }
+            },
         };
         let after = read_file(place, e.workspace().disk(), path, max);
         let ((before, before_mode), after) = match (before, after) {
@@ -238,6 +209,12 @@ fn after_files(
             Some(_) => e.workspace_mut().mode(path).unwrap_or(None),
             None => None,
         };
+        pending::rebase(
+            &place.db,
+            key(place, agent_session, tool, path),
+            &after,
+            after_mode,
+        );
         if before == after && (before_mode == after_mode || before.is_none()) {
             continue; // the tool changed nothing (it failed, or wrote the same bytes)
         }
@@ -300,6 +277,9 @@ pub(super) fn act(
     let mut e = open(place)?;
     let opened = place.store.is_none().then(|| file_id(&place.db)).flatten();
     let s = session(&mut e, place, &agent_session)?;
+    if matches!(ev, Event::Prompt(_)) {
+        super::unfinished::end(&mut e, &s)?;
+    }
     record(&mut e, place, p, &agent_session, &s, ev)?;
     if let Some(why) = gone_since(&place.db, opened) {
         return Err(format!(
@@ -344,8 +324,7 @@ fn record(
             };
             match (&tool.action, phase) {
                 (Action::Files(raw), _) => {
-                    let paths: Vec<WorkPath> =
-                        raw.iter().filter_map(|r| work_path(place, r)).collect();
+                    let paths = super::root::work_paths(place, raw);
                     after_files(e, place, agent_session, s, &turn, &tool, &paths)?;
                 }
                 (Action::Shell(_), Phase::Before) => {
@@ -357,7 +336,7 @@ fn record(
                 }
             }
         }
-        Event::Stop(said) => {
+        Event::Stop { said, failed } => {
             let Some(turn) = running_turn(e, s)? else {
                 return Ok(()); // already ended (a Stop hook that ran twice)
             };
@@ -373,14 +352,14 @@ fn record(
                 let opts = ReplyOptions {
                     turn_id: turn.clone(),
                     text: reply,
-                    error: false,
+                    error: failed,
                     payload: None,
                 };
                 e.record_reply(s, opts).map_err(say)?;
             }
             let opts = CompleteTurnOptions {
                 turn_id: turn,
-                failed: false,
+                failed,
                 round_count: None,
             };
             e.complete_turn(s, opts).map_err(say)?;
