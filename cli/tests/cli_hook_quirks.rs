@@ -141,6 +141,11 @@ fn claude_code_started_in_a_subdirectory_records_at_the_repository_top() {
         .output()
         .expect("init");
     assert!(init.status.success(), "{init:?}");
+    let said = String::from_utf8_lossy(&init.stdout);
+    assert!(
+        !said.contains("only when started in"),
+        "user settings run anywhere: {said}"
+    );
     let settings: Value = serde_json::from_slice(
         &std::fs::read(home.path().join(".claude/settings.json")).expect("user settings"),
     )

@@ -230,14 +230,11 @@ pub(super) fn kind(v: &Value) -> &'static str {
 }
 
 /// A path as one shell word: as it is when every character is plain, else in single quotes
-/// (POSIX `sh`, which all three agents run commands with) or, on Windows, double quotes.
-///
-/// A `$` is written as `\$` outside the quotes (`'/a'\$'HOME/rewind'`): Gemini CLI 0.61
-/// replaces `$GEMINI_PROJECT_DIR`, `$GEMINI_CWD`, `$GEMINI_PLANS_DIR`, `$GEMINI_SESSION_ID` and
-/// `$CLAUDE_PROJECT_DIR` in the command's text before the shell sees it, quotes or not (its
-/// hook runner's `expandCommand`; Qwen Code does the same on Windows shells), and no such name
-/// can follow a `$` that is followed by a quote. On Windows a `$` cannot be kept from
-/// PowerShell in double quotes: `None` (the caller refuses).
+/// (POSIX `sh`, which all three agents run commands with), each `$` as `\$` outside them
+/// (`'/a'\$'HOME/rewind'`): Gemini CLI 0.61 replaces `$GEMINI_CWD`, `$GEMINI_PROJECT_DIR`, …
+/// in the command's text before the shell sees it, quotes or not (`expandCommand`), and none
+/// follows a `$` that a quote follows. On Windows, double quotes, which cannot keep a `$` from
+/// PowerShell: `None` then (the caller refuses).
 fn quote(s: &str) -> Option<String> {
     let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+,:@%=".contains(c);
     if !s.is_empty() && s.chars().all(plain) {
@@ -246,10 +243,8 @@ fn quote(s: &str) -> Option<String> {
     if cfg!(windows) {
         return (!s.contains(['$', '"', '`'])).then(|| format!("\"{s}\""));
     }
-    Some(format!(
-        "'{}'",
-        s.replace('\'', r"'\''").replace('$', r"'\$'")
-    ))
+    let inner = s.replace('\'', r"'\''").replace('$', r"'\$'");
+    Some(format!("'{inner}'"))
 }
 
 /// The text of `s` when it is exactly one shell word (quotes and backslashes resolved), else
@@ -296,14 +291,11 @@ mod tests {
             let cmd = command_for(exe, Agent::ClaudeCode).expect("quotable");
             assert!(is_ours(&cmd, Agent::ClaudeCode), "{cmd}");
             assert!(!is_ours(&cmd, Agent::GeminiCli), "{cmd}");
-            assert_eq!(
-                one_word(&quote(exe).expect("quotable")).as_deref(),
-                Some(exe)
-            );
+            let q = quote(exe).expect("quotable");
+            assert_eq!(one_word(&q).as_deref(), Some(exe));
         }
         let q = |s| quote(s).expect("quotable");
         assert_eq!(q("/usr/bin/rewind"), "/usr/bin/rewind");
-        assert_eq!(q("/a b/rewind"), "'/a b/rewind'");
         // No `$NAME` left for Gemini CLI to substitute.
         assert_eq!(q("/a$GEMINI_CWD/rewind"), r"'/a'\$'GEMINI_CWD/rewind'");
     }

@@ -2,9 +2,9 @@
 //! starts a turn (and a snapshot that sees what the person changed since the last turn), exact
 //! before/after versions around file tools, snapshots around shell tools, and the turn's end.
 
-use super::event::{Action, Agent, Payload, Phase, Tool};
+use super::event::{Action, Payload, Phase, Tool};
 use super::pending::{self, Before};
-use super::root::work_path;
+use super::root::{Place, work_path};
 use rewind_core::id::{SessionId, TurnId};
 use rewind_core::model::{AgentSession, Message, TurnStatus};
 use rewind_core::path::WorkPath;
@@ -18,28 +18,6 @@ use rewind_host::DiskWorkspace;
 use rewind_host::config::Config;
 use rewind_host::disk::{Bounded, file_id, gone_since};
 use rewind_host::native::{NativeEngine, Opener, Verb};
-use std::path::PathBuf;
-
-/// Where the event happens.
-pub(super) struct Place {
-    pub(super) agent: Agent,
-    pub(super) root: PathBuf,
-    pub(super) db: PathBuf,
-    /// The PostgreSQL store (`--store` / `REWIND_STORE`), when the records are not in `db`.
-    pub(super) store: Option<String>,
-    pub(super) cwd: PathBuf,
-    pub(super) limits: super::bounds::Limits,
-    /// What could not be read or kept, for `hook.log`, while the rest is recorded.
-    pub(super) notes: std::cell::RefCell<Vec<String>>,
-    /// Claude Code's `tool_response.originalFile`: the file before its Edit.
-    pub(super) original: Option<String>,
-}
-
-impl Place {
-    pub(super) fn note(&self, what: String) {
-        self.notes.borrow_mut().push(what);
-    }
-}
 
 type Result<T> = std::result::Result<T, String>;
 
@@ -76,7 +54,7 @@ fn session(e: &mut NativeEngine, place: &Place, agent_session: &str) -> Result<S
 }
 
 /// The session's running turn: the turn of its newest message, while it runs.
-pub(super) fn running_turn(e: &NativeEngine, s: &SessionId) -> Result<Option<TurnId>> {
+fn running_turn(e: &NativeEngine, s: &SessionId) -> Result<Option<TurnId>> {
     let rows = e
         .store()
         .last_messages_in(s, SeqRange::ALL, 1)
@@ -277,8 +255,17 @@ pub(super) fn act(
     let mut e = open(place)?;
     let opened = place.store.is_none().then(|| file_id(&place.db)).flatten();
     let s = session(&mut e, place, &agent_session)?;
-    if matches!(ev, Event::Prompt(_)) {
-        super::unfinished::end(&mut e, &s)?;
+    // A turn still running when a prompt comes never got its end (Gemini CLI sends no
+    // AfterAgent after a model error; Claude Code no Stop when interrupted): it failed.
+    if matches!(ev, Event::Prompt(_))
+        && let Some(turn_id) = running_turn(&e, &s)?
+    {
+        let opts = CompleteTurnOptions {
+            turn_id,
+            failed: true,
+            round_count: None,
+        };
+        e.complete_turn(&s, opts).map_err(say)?;
     }
     record(&mut e, place, p, &agent_session, &s, ev)?;
     if let Some(why) = gone_since(&place.db, opened) {

@@ -17,7 +17,6 @@ mod log;
 mod pending;
 mod root;
 mod transcript;
-mod unfinished;
 
 pub use event::Agent;
 
@@ -107,7 +106,7 @@ fn handle(
     }
     watchdog.place(&db, &name, &session);
     watchdog.doing("recording the event");
-    let place = act::Place {
+    let place = root::Place {
         agent: a.agent,
         root,
         db,

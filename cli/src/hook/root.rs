@@ -14,11 +14,31 @@
 //! finds the same store; file paths resolve against that root, and a file outside it is told
 //! in `hook.log` (its change cannot be rewound), never dropped without a word.
 
-use super::act::Place;
 use super::event::Agent;
 use rewind_core::path::WorkPath;
 use rewind_host::native::{Location, holds_store, locate};
 use std::path::{Component, Path, PathBuf};
+
+/// Where the event happens.
+pub(super) struct Place {
+    pub(super) agent: Agent,
+    pub(super) root: PathBuf,
+    pub(super) db: PathBuf,
+    /// The PostgreSQL store (`--store` / `REWIND_STORE`), when the records are not in `db`.
+    pub(super) store: Option<String>,
+    pub(super) cwd: PathBuf,
+    pub(super) limits: super::bounds::Limits,
+    /// What could not be read or kept, for `hook.log`, while the rest is recorded.
+    pub(super) notes: std::cell::RefCell<Vec<String>>,
+    /// Claude Code's `tool_response.originalFile`: the file before its Edit.
+    pub(super) original: Option<String>,
+}
+
+impl Place {
+    pub(super) fn note(&self, what: String) {
+        self.notes.borrow_mut().push(what);
+    }
+}
 
 /// The agent's project directory, when it set a usable one, else `cwd`.
 pub(super) fn start(agent: Agent, cwd: &Path) -> PathBuf {
