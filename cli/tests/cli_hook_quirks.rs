@@ -180,6 +180,14 @@ fn claude_code_started_in_a_subdirectory_records_at_the_repository_top() {
     cc(&deep, "PreToolUse.Bash", edit.clone());
     b.write("src/deep/x.rs", b"y\n");
     cc(&deep, "PostToolUse.Write", edit);
+    // And from a cwd outside the repository (the project directory is the same): the same
+    // store, the same root.
+    let elsewhere = tempfile::tempdir().expect("elsewhere");
+    let top = json!({ "tool_name": "Write", "tool_input": { "file_path": ws.join("new.md") }, "tool_use_id": "t3" });
+    cc(elsewhere.path(), "PreToolUse.Bash", top.clone());
+    b.write("new.md", b"n\n");
+    cc(elsewhere.path(), "PostToolUse.Write", top);
+    assert!(!elsewhere.path().join(".rewind").exists());
     cc(&deep, "Stop", json!({ "last_assistant_message": "done" }));
 
     assert!(
@@ -195,6 +203,7 @@ fn claude_code_started_in_a_subdirectory_records_at_the_repository_top() {
     assert_eq!(applied["applied"], true, "{applied}");
     assert_eq!(b.read("README.md").as_deref(), Some(&b"top\n"[..]));
     assert_eq!(b.read("src/deep/x.rs").as_deref(), Some(&b"x\n"[..]));
+    assert_eq!(b.read("new.md"), None);
 }
 
 /// A workspace with a store already: the nearest `.rewind/` above the agent's directory wins
