@@ -32,6 +32,9 @@ pub enum Stage {
     AfterTool,
     /// The agent finished its reply: the turn ends.
     TurnEnd,
+    /// A model or API error ended the turn instead (Claude Code's and Qwen Code's
+    /// `StopFailure`): the turn ends as failed.
+    TurnFailed,
 }
 
 /// One hook event rewind installs: the agent's name for it and the matcher its group gets.
@@ -69,13 +72,14 @@ const GEMINI_TOOLS: &str = "write_file|replace|run_shell_command";
 /// Qwen Code: a `|` list of runtime tool ids, matched entry by entry.
 const QWEN_TOOLS: &str = "write_file|edit|notebook_edit|run_shell_command";
 
-const CLAUDE_EVENTS: [HookEvent; 6] = [
+const CLAUDE_EVENTS: [HookEvent; 7] = [
     event("SessionStart", Stage::SessionStart),
     event("UserPromptSubmit", Stage::Prompt),
     tool_event("PreToolUse", CLAUDE_TOOLS, Stage::BeforeTool),
     tool_event("PostToolUse", CLAUDE_TOOLS, Stage::AfterTool),
     tool_event("PostToolUseFailure", CLAUDE_TOOLS, Stage::AfterTool),
     event("Stop", Stage::TurnEnd),
+    event("StopFailure", Stage::TurnFailed),
 ];
 
 const GEMINI_EVENTS: [HookEvent; 5] = [
@@ -86,13 +90,14 @@ const GEMINI_EVENTS: [HookEvent; 5] = [
     event("AfterAgent", Stage::TurnEnd),
 ];
 
-const QWEN_EVENTS: [HookEvent; 6] = [
+const QWEN_EVENTS: [HookEvent; 7] = [
     event("SessionStart", Stage::SessionStart),
     event("UserPromptSubmit", Stage::Prompt),
     tool_event("PreToolUse", QWEN_TOOLS, Stage::BeforeTool),
     tool_event("PostToolUse", QWEN_TOOLS, Stage::AfterTool),
     tool_event("PostToolUseFailure", QWEN_TOOLS, Stage::AfterTool),
     event("Stop", Stage::TurnEnd),
+    event("StopFailure", Stage::TurnFailed),
 ];
 
 impl Agent {
@@ -124,6 +129,18 @@ impl Agent {
             Self::ClaudeCode => ".claude",
             Self::GeminiCli => ".gemini",
             Self::QwenCode => ".qwen",
+        }
+    }
+
+    /// The environment variable the agent sets for its hooks to the directory it works in
+    /// (the one it was started in): Claude Code's is documented in `hooks.md`; Gemini CLI
+    /// 0.61 sets `GEMINI_PROJECT_DIR` (and `GEMINI_CWD`) and Qwen Code 0.24 `QWEN_PROJECT_DIR`
+    /// (and Claude's and Gemini's names) to the payload's `cwd` (their hook runners' `env`).
+    pub fn project_dir_var(self) -> &'static str {
+        match self {
+            Self::ClaudeCode => "CLAUDE_PROJECT_DIR",
+            Self::GeminiCli => "GEMINI_PROJECT_DIR",
+            Self::QwenCode => "QWEN_PROJECT_DIR",
         }
     }
 
@@ -191,6 +208,12 @@ mod tests {
             Stage::TurnEnd,
         ];
         for a in Agent::ALL {
+            // Gemini CLI has no failure event: its missing AfterAgent is found at the next
+            // BeforeAgent instead.
+            assert_eq!(
+                a.events().iter().any(|e| e.stage == Stage::TurnFailed),
+                a != Agent::GeminiCli
+            );
             for stage in stages {
                 let found: Vec<_> = a.events().iter().filter(|e| e.stage == stage).collect();
                 assert!(!found.is_empty(), "{a} {stage:?}");

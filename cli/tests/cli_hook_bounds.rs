@@ -303,7 +303,8 @@ fn a_store_locked_past_the_limit_stops_the_hook_at_its_limit() {
     conn.execute_batch("ROLLBACK").expect("unlock");
     let log = hook_log(&b);
     assert!(
-        log.contains("Stop: stopped after") && log.contains("REWIND_HOOK_TIMEOUT_MS"),
+        log.contains("Stop session agent-session-1: stopped after")
+            && log.contains("REWIND_HOOK_TIMEOUT_MS"),
         "{log}"
     );
     // Nothing half-done: the turn is still running, and the next Stop ends it.

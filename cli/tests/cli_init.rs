@@ -26,6 +26,7 @@ const AGENTS: [(&str, &str, Events); 3] = [
             ("PostToolUse", Some(CLAUDE_TOOLS)),
             ("PostToolUseFailure", Some(CLAUDE_TOOLS)),
             ("Stop", None),
+            ("StopFailure", None),
         ],
     ),
     (
@@ -49,6 +50,7 @@ const AGENTS: [(&str, &str, Events); 3] = [
             ("PostToolUse", Some(QWEN_TOOLS)),
             ("PostToolUseFailure", Some(QWEN_TOOLS)),
             ("Stop", None),
+            ("StopFailure", None),
         ],
     ),
 ];

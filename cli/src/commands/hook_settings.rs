@@ -7,9 +7,9 @@ use crate::agents::{Agent, HookEvent};
 use serde_json::{Map, Value};
 
 /// The hook command for `agent`: the executable, shell-quoted when it needs it, then
-/// ` hook <agent>`.
-pub(super) fn command_for(exe: &str, agent: Agent) -> String {
-    format!("{} hook {agent}", quote(exe))
+/// ` hook <agent>`; `None` when no quoting keeps the path intact (see `quote`).
+pub(super) fn command_for(exe: &str, agent: Agent) -> Option<String> {
+    Some(format!("{} hook {agent}", quote(exe)?))
 }
 
 /// Put rewind's handler on every event of `agent`: an existing one (in a group with the right
@@ -230,16 +230,21 @@ pub(super) fn kind(v: &Value) -> &'static str {
 }
 
 /// A path as one shell word: as it is when every character is plain, else in single quotes
-/// (POSIX `sh`, which all three agents run commands with) or, on Windows, double quotes.
-fn quote(s: &str) -> String {
+/// (POSIX `sh`, which all three agents run commands with), each `$` as `\$` outside them
+/// (`'/a'\$'HOME/rewind'`): Gemini CLI 0.61 replaces `$GEMINI_CWD`, `$GEMINI_PROJECT_DIR`, …
+/// in the command's text before the shell sees it, quotes or not (`expandCommand`), and none
+/// follows a `$` that a quote follows. On Windows, double quotes, which cannot keep a `$` from
+/// PowerShell: `None` then (the caller refuses).
+fn quote(s: &str) -> Option<String> {
     let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+,:@%=".contains(c);
     if !s.is_empty() && s.chars().all(plain) {
-        return s.to_owned();
+        return Some(s.to_owned());
     }
     if cfg!(windows) {
-        return format!("\"{s}\"");
+        return (!s.contains(['$', '"', '`'])).then(|| format!("\"{s}\""));
     }
-    format!("'{}'", s.replace('\'', r"'\''"))
+    let inner = s.replace('\'', r"'\''").replace('$', r"'\$'");
+    Some(format!("'{inner}'"))
 }
 
 /// The text of `s` when it is exactly one shell word (quotes and backslashes resolved), else
@@ -283,13 +288,16 @@ mod tests {
             "/home/o'brien/bin/rewind",
             "/tmp/$x/rewind",
         ] {
-            let cmd = command_for(exe, Agent::ClaudeCode);
+            let cmd = command_for(exe, Agent::ClaudeCode).expect("quotable");
             assert!(is_ours(&cmd, Agent::ClaudeCode), "{cmd}");
             assert!(!is_ours(&cmd, Agent::GeminiCli), "{cmd}");
-            assert_eq!(one_word(&quote(exe)).as_deref(), Some(exe));
+            let q = quote(exe).expect("quotable");
+            assert_eq!(one_word(&q).as_deref(), Some(exe));
         }
-        assert_eq!(quote("/usr/bin/rewind"), "/usr/bin/rewind");
-        assert_eq!(quote("/a b/rewind"), "'/a b/rewind'");
+        let q = |s| quote(s).expect("quotable");
+        assert_eq!(q("/usr/bin/rewind"), "/usr/bin/rewind");
+        // No `$NAME` left for Gemini CLI to substitute.
+        assert_eq!(q("/a$GEMINI_CWD/rewind"), r"'/a'\$'GEMINI_CWD/rewind'");
     }
 
     #[test]
@@ -352,12 +360,13 @@ mod tests {
                 "SessionStart",
                 "UserPromptSubmit",
                 "PostToolUse",
-                "PostToolUseFailure"
+                "PostToolUseFailure",
+                "StopFailure"
             ]
         );
 
         let touched = remove(map, a);
-        assert_eq!(touched.len(), 6);
+        assert_eq!(touched.len(), 7);
         assert_eq!(
             serde_json::Value::Object(map.clone()),
             json!({ "hooks": { "Stop": [{ "hooks": [{ "type": "command", "command": "notify" }] }] }, "z": 1 })

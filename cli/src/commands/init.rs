@@ -91,7 +91,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     } else if changed {
         outcome.backup = write(&path, before.as_deref(), &after)?;
     }
-    let text = summary(&outcome, agent, &command, &root);
+    let text = summary(&outcome, agent, a.user, &command, &root);
     Ok(Report::new(&outcome, text))
 }
 
@@ -141,7 +141,16 @@ fn hook_command(agent: Agent) -> Result<String, CliError> {
             exe.display()
         ))
     })?;
-    Ok(command_for(exe, agent))
+    command_for(exe, agent).ok_or_else(|| {
+        CliError::new(
+            ErrorKind::InvalidInput,
+            format!(
+                "the rewind executable's path {exe} holds a character ($, \" or `) that the \
+                 agent's shell would expand in a hook command; install rewind in a directory \
+                 without one; nothing was changed"
+            ),
+        )
+    })
 }
 
 /// The file's text, `None` when there is none.
@@ -242,7 +251,13 @@ fn unified_diff(path: &Path, before: Option<&str>, after: &str) -> String {
         .to_string()
 }
 
-fn summary(o: &Outcome, agent: Agent, command: &str, root: &Map<String, Value>) -> String {
+fn summary(
+    o: &Outcome,
+    agent: Agent,
+    user: bool,
+    command: &str,
+    root: &Map<String, Value>,
+) -> String {
     let name = agent.display_name();
     let path = o.path.display();
     if o.dry_run {
@@ -277,6 +292,19 @@ fn summary(o: &Outcome, agent: Agent, command: &str, root: &Map<String, Value>) 
     }
     if !o.removed {
         lines.extend(notes(agent, root));
+        if !user {
+            lines.push(format!(
+                "note: {name} reads these settings only when started in {}; started in a \
+                 subdirectory or elsewhere it runs no rewind hook. Start it there, or install \
+                 with --user (then every workspace is recorded, into its nearest .rewind/, \
+                 else its git top level)",
+                o.path
+                    .parent()
+                    .and_then(Path::parent)
+                    .unwrap_or(Path::new("."))
+                    .display()
+            ));
+        }
         lines.push(format!("hint: {}", hint(agent)));
     }
     lines.join("\n")

@@ -2,8 +2,9 @@
 //! starts a turn (and a snapshot that sees what the person changed since the last turn), exact
 //! before/after versions around file tools, snapshots around shell tools, and the turn's end.
 
-use super::event::{Action, Agent, Payload, Phase, Tool};
+use super::event::{Action, Payload, Phase, Tool};
 use super::pending::{self, Before};
+use super::root::{Place, work_path};
 use rewind_core::id::{SessionId, TurnId};
 use rewind_core::model::{AgentSession, Message, TurnStatus};
 use rewind_core::path::WorkPath;
@@ -17,26 +18,6 @@ use rewind_host::DiskWorkspace;
 use rewind_host::config::Config;
 use rewind_host::disk::{Bounded, file_id, gone_since};
 use rewind_host::native::{NativeEngine, Opener, Verb};
-use std::path::{Component, Path, PathBuf};
-
-/// Where the event happens.
-pub(super) struct Place {
-    pub(super) agent: Agent,
-    pub(super) root: PathBuf,
-    pub(super) db: PathBuf,
-    /// The PostgreSQL store (`--store` / `REWIND_STORE`), when the records are not in `db`.
-    pub(super) store: Option<String>,
-    pub(super) cwd: PathBuf,
-    pub(super) limits: super::bounds::Limits,
-    /// What could not be read or kept, for `hook.log`, while the rest is recorded.
-    pub(super) notes: std::cell::RefCell<Vec<String>>,
-}
-
-impl Place {
-    fn note(&self, what: String) {
-        self.notes.borrow_mut().push(what);
-    }
-}
 
 type Result<T> = std::result::Result<T, String>;
 
@@ -87,45 +68,6 @@ fn running_turn(e: &NativeEngine, s: &SessionId) -> Result<Option<TurnId>> {
     };
     let t = rewind_core::load::turn(e.store(), s, &turn).map_err(say)?;
     Ok((t.status == TurnStatus::Running).then_some(turn))
-}
-
-/// `raw` (absolute, or relative to the agent's cwd) as a workspace path; `None` outside it.
-pub(super) fn work_path(place: &Place, raw: &str) -> Option<WorkPath> {
-    let p = Path::new(raw);
-    let abs = if p.is_absolute() {
-        p.to_path_buf()
-    } else {
-        place.cwd.join(p)
-    };
-    let mut clean = PathBuf::new();
-    for c in abs.components() {
-        match c {
-            Component::ParentDir => {
-                clean.pop();
-            }
-            Component::CurDir => {}
-            c => clean.push(c),
-        }
-    }
-    let rel = match clean.strip_prefix(&place.root) {
-        Ok(rel) => rel.to_path_buf(),
-        // The agent may name the root through a link (/tmp vs /private/tmp): compare the
-        // nearest existing ancestor, resolved.
-        Err(_) => {
-            let mut base = clean.clone();
-            let mut rest = Vec::new();
-            while !base.exists() {
-                rest.push(base.file_name()?.to_owned());
-                base.pop();
-            }
-            let real = std::fs::canonicalize(&base).ok()?;
-            let mut rel = real.strip_prefix(&place.root).ok()?.to_path_buf();
-            rel.extend(rest.iter().rev());
-            rel
-        }
-    };
-    let parts: Option<Vec<&str>> = rel.components().map(|c| c.as_os_str().to_str()).collect();
-    WorkPath::parse(&parts?.join("/")).ok()
 }
 
 fn key<'a>(
@@ -215,10 +157,17 @@ fn after_files(
         let before = match kept {
             Some(Ok(b)) => b.bytes(),
             Some(Err(why)) => return Err(why),
-            None => {
-                missed = true;
-                continue;
-            }
+            // No before event ran; Claude Code's Edit result still says what the file held.
+            None => match place.original.as_deref().filter(|_| paths.len() == 1) {
+                Some(text) => Ok((
+                    Some(text.into()),
+                    e.workspace_mut().mode(path).unwrap_or(None),
+                )),
+                None => {
+                    missed = true;
+                    continue;
+                }
+            },
         };
         let after = read_file(place, e.workspace().disk(), path, max);
         let ((before, before_mode), after) = match (before, after) {
@@ -238,6 +187,12 @@ fn after_files(
             Some(_) => e.workspace_mut().mode(path).unwrap_or(None),
             None => None,
         };
+        pending::rebase(
+            &place.db,
+            key(place, agent_session, tool, path),
+            &after,
+            after_mode,
+        );
         if before == after && (before_mode == after_mode || before.is_none()) {
             continue; // the tool changed nothing (it failed, or wrote the same bytes)
         }
@@ -300,6 +255,18 @@ pub(super) fn act(
     let mut e = open(place)?;
     let opened = place.store.is_none().then(|| file_id(&place.db)).flatten();
     let s = session(&mut e, place, &agent_session)?;
+    // A turn still running when a prompt comes never got its end (Gemini CLI sends no
+    // AfterAgent after a model error; Claude Code no Stop when interrupted): it failed.
+    if matches!(ev, Event::Prompt(_))
+        && let Some(turn_id) = running_turn(&e, &s)?
+    {
+        let opts = CompleteTurnOptions {
+            turn_id,
+            failed: true,
+            round_count: None,
+        };
+        e.complete_turn(&s, opts).map_err(say)?;
+    }
     record(&mut e, place, p, &agent_session, &s, ev)?;
     if let Some(why) = gone_since(&place.db, opened) {
         return Err(format!(
@@ -344,8 +311,7 @@ fn record(
             };
             match (&tool.action, phase) {
                 (Action::Files(raw), _) => {
-                    let paths: Vec<WorkPath> =
-                        raw.iter().filter_map(|r| work_path(place, r)).collect();
+                    let paths = super::root::work_paths(place, raw);
                     after_files(e, place, agent_session, s, &turn, &tool, &paths)?;
                 }
                 (Action::Shell(_), Phase::Before) => {
@@ -357,7 +323,7 @@ fn record(
                 }
             }
         }
-        Event::Stop(said) => {
+        Event::Stop { said, failed } => {
             let Some(turn) = running_turn(e, s)? else {
                 return Ok(()); // already ended (a Stop hook that ran twice)
             };
@@ -373,14 +339,14 @@ fn record(
                 let opts = ReplyOptions {
                     turn_id: turn.clone(),
                     text: reply,
-                    error: false,
+                    error: failed,
                     payload: None,
                 };
                 e.record_reply(s, opts).map_err(say)?;
             }
             let opts = CompleteTurnOptions {
                 turn_id: turn,
-                failed: false,
+                failed,
                 round_count: None,
             };
             e.complete_turn(s, opts).map_err(say)?;

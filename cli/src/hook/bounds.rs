@@ -88,6 +88,8 @@ struct State {
     doing: &'static str,
     db: PathBuf,
     event: String,
+    /// The agent's session, once the payload says.
+    session: String,
 }
 
 /// Ends the hook at its time limit (see the module docs).
@@ -109,6 +111,7 @@ impl Watchdog {
             doing: "reading the payload from stdin",
             db,
             event: "?".to_owned(),
+            session: String::new(),
         }));
         let watched = Arc::clone(&state);
         let started = Instant::now();
@@ -124,7 +127,7 @@ impl Watchdog {
                 started.elapsed().as_millis(),
                 s.doing
             );
-            log::line(&s.db, agent, &s.event, &why);
+            log::line(&s.db, agent, &s.event, &s.session, &why);
             // Still holding the lock: the main thread cannot answer too.
             let _ = crate::output::stdout("{}");
             std::process::exit(0);
@@ -138,16 +141,17 @@ impl Watchdog {
     }
 
     /// The event and the store it is about, once the payload says.
-    pub(super) fn place(&self, db: &Path, event: &str) {
+    pub(super) fn place(&self, db: &Path, event: &str, session: &str) {
         let mut s = lock(&self.state);
         s.db = db.to_path_buf();
         s.event = event.to_owned();
+        s.session = session.to_owned();
     }
 
     /// Log `why` about the event being handled.
     pub(super) fn failed(&self, why: &str) {
         let s = lock(&self.state);
-        log::line(&s.db, self.agent, &s.event, why);
+        log::line(&s.db, self.agent, &s.event, &s.session, why);
     }
 
     /// The hook finished in time: the watchdog stays quiet (the caller answers `{}`).

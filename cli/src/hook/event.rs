@@ -6,6 +6,12 @@
 //! (`tool_name`, `tool_input`, `tool_use_id`), `Stop` (`last_assistant_message`). Gemini CLI:
 //! `SessionStart`, `BeforeAgent` (`prompt`), `BeforeTool` / `AfterTool`, `AfterAgent`
 //! (`prompt_response`). Qwen Code: Claude's event names with Gemini-style tool names.
+//!
+//! Quirks of the real payloads: Qwen Code 0.24 sends `UserPromptSubmit` with `prompt: ""`
+//! before each tool-result continuation (not a prompt: ignored), and on a resumed session a
+//! `prompt` that starts with its `<system-reminder>` while `submitted_prompt` holds what the
+//! person typed (preferred). `StopFailure` (Claude Code 2.1, Qwen Code 0.24: `error`,
+//! `error_details`, `last_assistant_message`) ends the turn as failed.
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -26,6 +32,10 @@ pub(super) struct Payload {
     pub(super) hook_event_name: Option<String>,
     #[serde(default)]
     pub(super) prompt: Option<String>,
+    /// Qwen Code: what the person typed, when `prompt` holds more (a resumed session's
+    /// `<system-reminder>`).
+    #[serde(default)]
+    pub(super) submitted_prompt: Option<String>,
     #[serde(default)]
     pub(super) tool_name: Option<String>,
     #[serde(default)]
@@ -38,6 +48,35 @@ pub(super) struct Payload {
     pub(super) prompt_response: Option<String>,
     #[serde(default)]
     pub(super) transcript_path: Option<PathBuf>,
+    /// Claude Code's tool result: an Edit's carries `originalFile`, the file before the edit.
+    #[serde(default)]
+    pub(super) tool_response: Option<Value>,
+    /// `StopFailure`: what went wrong.
+    #[serde(default)]
+    pub(super) error: Option<Value>,
+    #[serde(default)]
+    pub(super) error_details: Option<String>,
+}
+
+impl Payload {
+    /// Claude Code's `tool_response.originalFile` (an Edit's file before it): a before-state
+    /// when the before event did not run.
+    pub(super) fn original_file(&self) -> Option<&str> {
+        self.tool_response.as_ref()?.get("originalFile")?.as_str()
+    }
+
+    /// `StopFailure`'s `error` (and `error_details`) as text.
+    fn error_text(&self) -> Option<String> {
+        let error = match self.error.as_ref()? {
+            Value::String(s) => s.clone(),
+            Value::Null => return None,
+            other => other.to_string(),
+        };
+        Some(match &self.error_details {
+            Some(d) if !d.trim().is_empty() => format!("{error}: {d}"),
+            _ => error,
+        })
+    }
 }
 
 /// Before or after a tool ran.
@@ -70,7 +109,11 @@ pub(super) enum Event {
     Start,
     Prompt(String),
     Tool(Phase, Tool),
-    Stop(Option<String>),
+    /// The turn ends: the reply, if the payload has it; `failed` when an error ended it.
+    Stop {
+        said: Option<String>,
+        failed: bool,
+    },
     Ignored(String),
 }
 
@@ -116,9 +159,19 @@ pub(super) fn event(agent: Agent, p: &Payload, event: Option<&str>) -> Event {
             None => Event::Ignored(format!("tool {tool} changes no files")),
         }
     };
-    let prompt = || match &p.prompt {
+    let typed = p.submitted_prompt.as_ref().filter(|t| !t.trim().is_empty());
+    let prompt = || match typed.or(p.prompt.as_ref()) {
+        // Qwen Code's continuation after a tool result: no prompt, no new turn.
+        Some(text) if text.trim().is_empty() => {
+            Event::Ignored(format!("{name} with an empty prompt"))
+        }
         Some(text) => Event::Prompt(text.clone()),
         None => Event::Ignored(format!("{name} without prompt")),
+    };
+    let said = || {
+        p.last_assistant_message
+            .clone()
+            .or_else(|| p.prompt_response.clone())
     };
     // The agents table (what `rewind init` installs) says what each event name means.
     match agent.stage_of(name) {
@@ -130,11 +183,16 @@ pub(super) fn event(agent: Agent, p: &Payload, event: Option<&str>) -> Event {
         Some(Stage::AfterTool) => tool(Phase::After),
         // Claude Code and Qwen Code send the reply as `last_assistant_message`, Gemini CLI as
         // `prompt_response`.
-        Some(Stage::TurnEnd) => Event::Stop(
-            p.last_assistant_message
-                .clone()
-                .or_else(|| p.prompt_response.clone()),
-        ),
+        Some(Stage::TurnEnd) => Event::Stop {
+            said: said(),
+            failed: false,
+        },
+        // The error is what the turn ended with (shown as an error reply); without one, the
+        // partial reply.
+        Some(Stage::TurnFailed) => Event::Stop {
+            said: p.error_text().or_else(said),
+            failed: true,
+        },
         None => Event::Ignored(format!("event {name} is not one rewind records")),
     }
 }
@@ -168,7 +226,8 @@ mod tests {
                         Stage::Prompt => matches!(ev, Event::Prompt(_)),
                         Stage::BeforeTool => matches!(ev, Event::Tool(Phase::Before, _)),
                         Stage::AfterTool => matches!(ev, Event::Tool(Phase::After, _)),
-                        Stage::TurnEnd => matches!(ev, Event::Stop(_)),
+                        Stage::TurnEnd => matches!(ev, Event::Stop { failed: false, .. }),
+                        Stage::TurnFailed => matches!(ev, Event::Stop { failed: true, .. }),
                     };
                     assert!(ok, "{agent} {} {tool:?}: {ev:?}", e.name);
                 }

@@ -15,6 +15,7 @@ mod bounds;
 mod event;
 mod log;
 mod pending;
+mod root;
 mod transcript;
 
 pub use event::Agent;
@@ -75,22 +76,24 @@ fn handle(
         .and_then(|p| p.cwd.clone())
         .or_else(|| std::env::current_dir().ok())
         .unwrap_or_else(|| PathBuf::from("."));
-    // The one rule every front end finds the store by, from the event's directory; a given
-    // workspace made canonical, as the tools' paths are compared with it.
+    // The agent's workspace (see `root`); a given workspace made canonical, as the tools'
+    // paths are compared with it.
     let given = workspace.map(|w| std::fs::canonicalize(w).unwrap_or_else(|_| w.to_path_buf()));
     let rewind_host::native::Location {
         workspace: root,
         db,
         ..
-    } = rewind_host::native::locate(&cwd, given.as_deref(), db);
+    } = root::find(a.agent, &cwd, given.as_deref(), db);
     let agent = a.agent.as_str();
     let p = match payload {
         Ok(p) => p,
         Err(why) => {
-            log::line(&db, agent, a.event.as_deref().unwrap_or("?"), &why);
+            let event = a.event.as_deref().unwrap_or("?");
+            log::line(&db, agent, event, "", &format!("{why}: nothing recorded"));
             return;
         }
     };
+    let session = p.session_id.clone().unwrap_or_default();
     let ev = event::event(a.agent, &p, a.event.as_deref());
     let name = a
         .event
@@ -101,9 +104,9 @@ fn handle(
     if matches!(ev, event::Event::Ignored(_)) {
         return;
     }
-    watchdog.place(&db, &name);
+    watchdog.place(&db, &name, &session);
     watchdog.doing("recording the event");
-    let place = act::Place {
+    let place = root::Place {
         agent: a.agent,
         root,
         db,
@@ -111,24 +114,36 @@ fn handle(
         cwd,
         limits,
         notes: std::cell::RefCell::default(),
+        original: (a.agent == Agent::ClaudeCode)
+            .then(|| p.original_file().map(str::to_owned))
+            .flatten(),
     };
     let result = act::act(&place, &p, ev);
     // What was not read (a FIFO, a file over the cap) is told even when the rest was recorded.
     for note in place.notes.take() {
-        log::line(&place.db, agent, &name, &note);
+        log::line(&place.db, agent, &name, &session, &note);
     }
     match result {
-        Ok(Some(session)) => {
-            if let Err(e) = rewind_host::current::mark(&place.db, &session) {
+        Ok(Some(ours)) => {
+            if let Err(e) = rewind_host::current::mark(&place.db, &ours) {
                 log::line(
                     &place.db,
                     agent,
                     &name,
-                    &format!("cannot mark the current session: {e}"),
+                    &session,
+                    &format!("cannot mark the current session ({e}); the event is recorded"),
                 );
             }
         }
         Ok(None) => {}
-        Err(why) => log::line(&place.db, agent, &name, &why),
+        Err(why) => {
+            // Every line says what cannot be rewound: here, the whole event.
+            let lost = if why.ends_with("not recorded") {
+                why
+            } else {
+                format!("{why}: the event is not recorded")
+            };
+            log::line(&place.db, agent, &name, &session, &lost);
+        }
     }
 }

@@ -2,6 +2,15 @@
 //! exact bytes and mode the file had when the agent announced the tool, in a small file per
 //! tool call beside the database. Written atomically; taken (read and removed) by the after
 //! event. Stale ones (a tool that never finished) are swept after a day.
+//!
+//! Gemini CLI's tool events carry no call id, so its calls are keyed by tool name and path, and
+//! two calls of one tool on one path share a key. Each before-state is therefore kept in a file
+//! of its own, named by the time it was kept, and the after event takes the oldest: the calls'
+//! after events come in the order they ran, so the first takes the first call's before-state,
+//! and no before-state is overwritten by a later one (which would lose the bytes the file had
+//! before the first call). What the first after event records as the file's new state is then
+//! the before-state of the calls still pending on that key (`rebase`): the chain of recorded
+//! changes stays unbroken however the calls' runs interleave with their events.
 
 use base64::Engine as _;
 use rewind_core::hash::ContentHash;
@@ -49,13 +58,40 @@ impl Before {
     }
 }
 
-/// The file that holds one tool call's before-state of one path.
-fn slot(db: &Path, agent: &str, session: &str, call: &str, path: &str) -> PathBuf {
+fn dir(db: &Path) -> PathBuf {
+    db.parent().unwrap_or(Path::new(".")).join(DIR)
+}
+
+/// The start of the names of the files holding one call key's before-states of one path.
+fn prefix(agent: &str, session: &str, call: &str, path: &str) -> String {
     let key = ContentHash::of(format!("{agent}\n{session}\n{call}\n{path}").as_bytes());
-    db.parent()
-        .unwrap_or(Path::new("."))
-        .join(DIR)
-        .join(format!("{}.json", &key.as_str()[..32]))
+    format!("{}-", &key.as_str()[..32])
+}
+
+/// A new before-state's file: the prefix, then the time (fixed width, so names sort by it)
+/// and the process (two hooks in one nanosecond).
+fn new_slot(db: &Path, prefix: &str) -> PathBuf {
+    let nanos = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    dir(db).join(format!(
+        "{prefix}{nanos:024}-{:010}.json",
+        std::process::id()
+    ))
+}
+
+/// The files of `prefix`, oldest first.
+fn slots(db: &Path, prefix: &str) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir(db)) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .flatten()
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| n.starts_with(prefix) && n.ends_with(".json"))
+        .collect();
+    names.sort();
+    names.into_iter().map(|n| dir(db).join(n)).collect()
 }
 
 /// Keep `before` for the tool call.
@@ -64,7 +100,7 @@ pub(super) fn keep(
     key: (&str, &str, &str, &str),
     before: &Before,
 ) -> Result<(), String> {
-    let file = slot(db, key.0, key.1, key.2, key.3);
+    let file = new_slot(db, &prefix(key.0, key.1, key.2, key.3));
     let dir = file.parent().expect("slot has a directory");
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let body = serde_json::to_vec(before).map_err(|e| e.to_string())?;
@@ -73,14 +109,49 @@ pub(super) fn keep(
     Ok(())
 }
 
-/// Take the before-state kept for the tool call, if any.
+/// Take the oldest before-state kept for the tool call, if any. Another after event taking
+/// the same file at once gets the next one: only the one whose removal succeeds uses it.
 pub(super) fn take(db: &Path, key: (&str, &str, &str, &str)) -> Option<Result<Before, String>> {
-    let file = slot(db, key.0, key.1, key.2, key.3);
-    let bytes = std::fs::read(&file).ok()?;
-    let _ = std::fs::remove_file(&file);
-    Some(
-        serde_json::from_slice(&bytes).map_err(|e| format!("pending before-state is damaged: {e}")),
-    )
+    for file in slots(db, &prefix(key.0, key.1, key.2, key.3)) {
+        let Ok(bytes) = std::fs::read(&file) else {
+            continue;
+        };
+        if std::fs::remove_file(&file).is_err() {
+            continue;
+        }
+        return Some(
+            serde_json::from_slice(&bytes)
+                .map_err(|e| format!("pending before-state is damaged: {e}")),
+        );
+    }
+    None
+}
+
+/// The file now holds `after` (with `mode`), as just recorded: that is the before-state of
+/// every call still pending on `key`. Best effort: a pending one not rewritten keeps its own.
+pub(super) fn rebase(
+    db: &Path,
+    key: (&str, &str, &str, &str),
+    after: &Option<Vec<u8>>,
+    mode: Option<u32>,
+) {
+    let slots = slots(db, &prefix(key.0, key.1, key.2, key.3));
+    if slots.is_empty() {
+        return;
+    }
+    let now = match after {
+        Some(bytes) => Before::present(bytes, mode),
+        None => Before::Absent,
+    };
+    let Ok(body) = serde_json::to_vec(&now) else {
+        return;
+    };
+    for slot in slots {
+        // Only one still there: another after event may have taken it meanwhile.
+        if slot.exists() {
+            let _ = rewind_host::disk::write_own_file(&slot, &body);
+        }
+    }
 }
 
 /// Remove before-states older than a day: their tool never reported back.

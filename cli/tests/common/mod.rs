@@ -129,6 +129,18 @@ pub(crate) fn s(v: &serde_json::Value, key: &str) -> String {
 pub(crate) fn expect_hook_continues(mut hook: Command, payload: &serde_json::Value) {
     use std::io::Write as _;
     use std::process::Stdio;
+    // The agents' project-directory variables choose the workspace: one a test does not set
+    // must not come from wherever the tests run (inside an agent's session).
+    for var in [
+        "CLAUDE_PROJECT_DIR",
+        "GEMINI_PROJECT_DIR",
+        "GEMINI_CWD",
+        "QWEN_PROJECT_DIR",
+    ] {
+        if !hook.get_envs().any(|(k, _)| k == var) {
+            hook.env_remove(var);
+        }
+    }
     let mut child = hook
         .current_dir(std::env::temp_dir())
         .env_remove("REWIND_DB")
