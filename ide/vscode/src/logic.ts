@@ -57,11 +57,14 @@ export function turnsOf(messages: Message[], checkpoints: Checkpoint[]): TurnNod
   return turns.reverse();
 }
 
-/** Put a turn's diff stats (what undoing only that turn changes) on its files. */
+/**
+ * Put a turn's +/− on its files, from the diff of undoing only that turn (disk → before the
+ * turn): the turn's own additions are that undo's deletions, and the other way round.
+ */
 export function withStats(turn: TurnNode, diff: Diff): TurnNode {
   for (const f of diff.files) {
     const known = turn.files.get(f.path);
-    if (known) { known.additions = f.additions; known.deletions = f.deletions; }
+    if (known) { known.additions = f.deletions; known.deletions = f.additions; }
   }
   return turn;
 }
