@@ -116,11 +116,16 @@ test("a save during a running `rewind exec` stays the person's", async () => {
   assert.ok(save, JSON.stringify(cps));
   assert.deepEqual(save.files.map((f) => f.path), ['notes.txt']);
   assert.deepEqual(shell.files.map((f) => f.path), ['a.txt'], "the agent's checkpoint has only its own file");
+  // The view shows the save as the person's, beside the agent's command.
+  await wb.command('Rewind: Focus on Sessions View');
+  const row = (text) => wb.page.locator('.pane-body .monaco-list-row', { hasText: text }).first();
+  await row('#1 second turn').waitFor({ timeout: WAIT });
+  await until('the save in the view', async () => (await row('#1 second turn').innerText()).includes('notes.txt (yours)'));
+  await row('#1 second turn').click();
+  await row('your save').waitFor({ timeout: WAIT });
+  await wb.page.screenshot({ path: shot('view') });
   // Rewinding the agent's turn undoes its line and leaves the person's save.
   rewind(ws, 'apply', '--since', '@'); // the new turn (#1 of the branch the rewind left)
   assert.equal(read(ws, 'a.txt'), BOTH);
   assert.equal(read(ws, 'notes.txt'), '# notes\nmy own line\n');
-  await wb.command('Rewind: Focus on Sessions View');
-  await wb.page.locator('.pane-body .monaco-list-row', { hasText: '#1 second turn' }).first().waitFor({ timeout: WAIT });
-  await wb.page.screenshot({ path: shot('view') });
 });

@@ -80,7 +80,7 @@ export class RewindTree implements vscode.TreeDataProvider<Node>, vscode.FileDec
       case 'turn': {
         const t = node.turn;
         const item = new vscode.TreeItem(`#${t.number} ${t.title}`, t.checkpoints.length ? Collapsed : vscode.TreeItemCollapsibleState.None);
-        const files = [...t.files].map(([p, s]) => `${p} ${statText(s)}`).join(', ');
+        const files = [...t.files].map(([p, s]) => `${p} ${s.person ? '(yours)' : statText(s)}`).join(', ');
         item.description = [ago(t.time, Date.now()), files].filter(Boolean).join(' · ');
         item.tooltip = `${t.promptId}\n${files || 'no files changed'}`;
         item.contextValue = 'turn';
@@ -103,7 +103,7 @@ export class RewindTree implements vscode.TreeDataProvider<Node>, vscode.FileDec
         const item = new vscode.TreeItem(node.path, vscode.TreeItemCollapsibleState.None);
         item.resourceUri = vscode.Uri.joinPath(this.root, node.path);
         const s = node.turn.files.get(node.path);
-        if (s) item.description = statText(s);
+        if (s) item.description = s.person ? 'your save' : statText(s);
         item.contextValue = 'file';
         item.command = { command: 'rewind.diffCheckpoint', title: 'Diff', arguments: [node] };
         return item;
