@@ -68,6 +68,16 @@ test("a turn's change opens in VS Code's diff editor", async () => {
   await wb.page.screenshot({ path: shot('diff') });
 });
 
+test('the gutter compares a file with before a chosen turn (quick diff)', async () => {
+  await wb.command('Rewind: Compare the Gutter With Before This Turn');
+  await wb.pick('#1 make line one loud', '#1');
+  await wb.command('View: Show Explorer');
+  await wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'a.txt' }).first().click();
+  // Line 1 (the agent's AGENT, l1 before the turn) is marked modified in the gutter.
+  await wb.page.locator('.editor-instance .monaco-editor .dirty-diff-modified').first().waitFor({ timeout: WAIT });
+  await wb.command('Rewind: Stop Comparing the Gutter');
+});
+
 test("rewind both with a conflict offers merge; merge keeps the person's line; undo restores the files", async () => {
   fs.writeFileSync(path.join(ws, 'a.txt'), BOTH); // the person edits the agent's file
   await wb.command('Rewind: Rewind Both to Here…');

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { Backend, Target } from './backend';
 import { openConflict, openRewindDiff, type RewindDocuments } from './content';
 import { POLICY_HELP, policiesFor, previewRow, type Diff, type Policy } from './logic';
+import type { GutterBaseline } from './quickdiff';
 import type { Node, RewindTree } from './view';
 
 type Scope = 'workspace' | 'conversation' | 'both';
@@ -13,7 +14,7 @@ type TurnLike = Extract<Node, { type: 'turn' | 'checkpoint' | 'file' }>;
 export class Commands {
   constructor(private readonly backend: Backend, private readonly tree: RewindTree,
     private readonly docs: RewindDocuments, private readonly root: vscode.Uri,
-    private readonly afterChange: () => Promise<void>) {}
+    private readonly afterChange: () => Promise<void>, private readonly gutter: GutterBaseline) {}
 
   register(): vscode.Disposable[] {
     const c = (id: string, f: (n?: Node) => Promise<unknown>) =>
@@ -29,6 +30,11 @@ export class Commands {
       c('rewind.undo', () => this.undoRedo('undo')),
       c('rewind.redo', () => this.undoRedo('redo')),
       c('rewind.fork', (n) => this.fork(n)),
+      c('rewind.gutter', async (n) => {
+        const t = await this.pickTurn(n);
+        if (t) this.gutter.set(t.session.id, t.turn.promptId, `before #${t.turn.number}`);
+      }),
+      c('rewind.clearGutter', async () => this.gutter.clear()),
     ];
   }
 

@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import { DesktopBackend } from './backend';
 import { Commands } from './commands';
 import { RewindDocuments, SCHEME } from './content';
+import { GutterBaseline } from './quickdiff';
 import { SaveRecorder } from './saves';
 import { RewindTree } from './view';
 
@@ -43,14 +44,15 @@ export function activate(context: vscode.ExtensionContext): void {
     recorded: (p) => { lastEvent = `your save of ${p} (${new Date().toLocaleTimeString()})`; soon(); },
     failed: (p, why) => { lastEvent = `could not record your save of ${p}: ${why}`; showStatus(); },
   });
-  const commands = new Commands(backend, tree, docs, root, reload);
+  const gutter = new GutterBaseline(docs, root);
+  const commands = new Commands(backend, tree, docs, root, reload, gutter);
   context.subscriptions.push(
     vscode.workspace.registerTextDocumentContentProvider(SCHEME, docs),
     vscode.window.createTreeView('rewind.sessions', { treeDataProvider: tree, showCollapseAll: true }),
     vscode.window.registerFileDecorationProvider(tree),
     ...commands.register(),
     vscode.commands.registerCommand('rewind.doctor', () => runDoctor(bin, root.fsPath)),
-    status, watcher, saves, { dispose: () => { clearTimeout(timer); backend.dispose(); } },
+    status, watcher, saves, gutter, { dispose: () => { clearTimeout(timer); backend.dispose(); } },
   );
   // `rewind doctor` is offered only where the binary has it.
   execFile(bin, ['doctor', '--help'], (err) => void vscode.commands.executeCommand('setContext', 'rewind.hasDoctor', !err));
