@@ -100,8 +100,14 @@ test("rewind both with a conflict offers merge; merge keeps the person's line; u
   assert.ok(!rewind(ws, 'resume').messages.some((m) => m.kind === 'prompt'));
 });
 
-test("a save during a running `rewind exec` stays the person's", async () => {
+test("the view follows the store live; a save during a running `rewind exec` stays the person's", async () => {
   const { turnId } = rewind(ws, 'prompt', '--text', 'second turn');
+  // The view follows the store: the CLI's new prompt shows up with nothing done in the editor
+  // (showing the view reads no store; only the watch on .rewind/ reloads it).
+  await wb.command('Rewind: Focus on Sessions View');
+  const shown = Date.now();
+  await wb.page.locator('.pane-body .monaco-list-row', { hasText: '#1 second turn' }).first().waitFor({ timeout: WAIT });
+  console.log(`the new turn in the view after ${Date.now() - shown} ms`);
   await wb.command('View: Show Explorer');
   await wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'notes.txt' }).first().click();
   const editor = wb.page.locator('.editor-instance .monaco-editor').first();
