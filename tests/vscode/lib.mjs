@@ -45,7 +45,7 @@ function freePort() {
 }
 
 /** code-server on 127.0.0.1 with the packaged extension, trust off; `{ url, stop }`. */
-export async function startCodeServer(ws, scratch) {
+export async function startCodeServer(ws, scratch, settings = {}) {
   for (const f of [NODE24, CODE_SERVER, VSIX, REWIND]) {
     if (!fs.existsSync(f)) throw new Error(`missing ${f}: run scripts/test-vscode (it installs and builds)`);
   }
@@ -56,6 +56,7 @@ export async function startCodeServer(ws, scratch) {
     'workbench.tips.enabled': false, 'extensions.autoUpdate': false, 'extensions.autoCheckUpdates': false,
     'telemetry.telemetryLevel': 'off', 'rewind.binaryPath': REWIND, 'window.commandCenter': false,
     'chat.disableAIFeatures': true, 'workbench.secondarySideBar.defaultVisibility': 'hidden',
+    ...settings,
   }));
   const config = path.join(scratch, 'config.yaml');
   fs.writeFileSync(config, 'auth: none\n');
@@ -78,7 +79,7 @@ export async function openWorkbench(url) {
   const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
   await page.goto(url);
   await page.locator('.monaco-workbench').waitFor({ timeout: WAIT });
-  await page.locator('.statusbar-item', { hasText: 'Rewind' }).first().waitFor({ timeout: WAIT });
+  await page.locator('.statusbar-item', { hasText: 'Rewind' }).first().waitFor({ timeout: WAIT * 2 });
   const input = page.locator('.quick-input-widget .quick-input-box input');
   const wb = {
     page,

@@ -2,7 +2,7 @@
 // run from the view gets its node; from the palette it asks for a turn of the current session.
 
 import * as vscode from 'vscode';
-import type { Backend, Target } from './backend';
+import type { Backend, Target } from './engine';
 import { openConflict, openRewindDiff, type RewindDocuments } from './content';
 import { POLICY_HELP, policiesFor, previewRow, type Diff, type Policy } from './logic';
 import type { GutterBaseline } from './quickdiff';

@@ -3,7 +3,7 @@
 // conflict's text as the CLI's `rewind diff` prints it.
 
 import * as vscode from 'vscode';
-import type { Backend, Target } from './backend';
+import type { Backend, Target } from './engine';
 import { applyHunks, decodeRef, encodeRef, type DocRef } from './logic';
 
 export const SCHEME = 'rewind';

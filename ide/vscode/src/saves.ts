@@ -4,7 +4,7 @@
 // no rewind of the agent's turn takes it.
 
 import * as vscode from 'vscode';
-import type { Backend } from './backend';
+import type { Backend } from './engine';
 
 export interface SaveEvents { recorded(path: string): void; failed(path: string, why: string): void }
 

@@ -2,7 +2,7 @@
 // files the newest turns touched. Both are fed by one `load()`, redone when the store changes.
 
 import * as vscode from 'vscode';
-import type { Backend } from './backend';
+import type { Backend } from './engine';
 import { ago, orderSessions, statText, turnsOf, withStats, type Checkpoint, type Session, type TurnNode } from './logic';
 
 export type Node =
@@ -70,7 +70,8 @@ export class RewindTree implements vscode.TreeDataProvider<Node>, vscode.FileDec
     const Collapsed = vscode.TreeItemCollapsibleState.Collapsed;
     switch (node.type) {
       case 'session': {
-        const item = new vscode.TreeItem(node.session.title, node.session.current ? vscode.TreeItemCollapsibleState.Expanded : Collapsed);
+        const first = this.sessions[0]?.session.id === node.session.id; // current, else the newest
+        const item = new vscode.TreeItem(node.session.title, first ? vscode.TreeItemCollapsibleState.Expanded : Collapsed);
         item.description = `${node.session.current ? 'current · ' : ''}${node.turns.length} turn${node.turns.length === 1 ? '' : 's'}`;
         item.tooltip = node.session.id;
         item.contextValue = 'session';
