@@ -14,6 +14,8 @@
 //!              { "path": "new.sh", "before": null, "afterMode": 493 } ] }
 //! ```
 //!
+//! `--external` records the change as the person's own (an editor's save), not a tool's.
+//!
 //! The whole document is read and every file's bytes decoded before anything is recorded: a bad
 //! document records nothing.
 
@@ -75,6 +77,11 @@ pub(super) struct Args {
     /// The tool call's id (with --stdin, the document's wins).
     #[arg(long, value_name = "ID")]
     tool_call_id: Option<String>,
+    /// The person made the change, not a tool (an editor's save): recorded as an `external`
+    /// checkpoint, which rewinds keep and show as a conflict, even while an agent's
+    /// `rewind exec` runs.
+    #[arg(long)]
+    external: bool,
 }
 
 /// The `--stdin` document.
@@ -316,10 +323,13 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
             (a.tool, a.tool_call_id, vec![change])
         }
     };
-    let kind = rewind_core::record::kind_for(&changes);
+    let (kind, default_tool) = match a.external {
+        true => (rewind_core::model::CheckpointKind::External, "save"),
+        false => (rewind_core::record::kind_for(&changes), "Edit"),
+    };
     let opts = EditOptions {
         turn_id,
-        tool_name: tool.unwrap_or_else(|| "Edit".to_owned()),
+        tool_name: tool.unwrap_or_else(|| default_tool.to_owned()),
         tool_call_id,
         tool_message_id: None,
         kind,
