@@ -38,6 +38,9 @@ pub(super) struct Payload {
     pub(super) prompt_response: Option<String>,
     #[serde(default)]
     pub(super) transcript_path: Option<PathBuf>,
+    /// Claude Code's Stop: the background work still in flight (`[]`: none).
+    #[serde(default)]
+    pub(super) background_tasks: Option<Value>,
 }
 
 /// Before or after a tool ran.
