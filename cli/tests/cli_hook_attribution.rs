@@ -57,7 +57,7 @@ fn prompt(b: &Bench, text: &str) {
     );
 }
 
-fn bash(b: &Bench, id: &str, command: &str, background: bool) -> Value {
+fn bash(id: &str, command: &str, background: bool) -> Value {
     json!({ "tool_name": "Bash", "tool_use_id": id,
             "tool_input": { "command": command, "run_in_background": background } })
 }
@@ -71,21 +71,43 @@ fn sh(b: &Bench, script: &str) {
     assert!(ok.success());
 }
 
-/// The current session's checkpoints: (kind, tool, tool input, paths, turn).
-fn checkpoints(b: &Bench) -> Vec<(String, String, Option<String>, Vec<String>, String)> {
+/// One checkpoint as these tests look at it.
+#[derive(Debug, PartialEq, Eq)]
+struct Ckp {
+    kind: String,
+    tool: String,
+    input: Option<String>,
+    paths: Vec<String>,
+    turn: String,
+}
+
+fn ckp(kind: &str, tool: &str, input: Option<&str>, paths: &[&str], turn: &str) -> Ckp {
+    Ckp {
+        kind: kind.into(),
+        tool: tool.into(),
+        input: input.map(Into::into),
+        paths: paths.iter().map(|p| (*p).to_owned()).collect(),
+        turn: turn.into(),
+    }
+}
+
+/// The current session's checkpoints, oldest first.
+fn checkpoints(b: &Bench) -> Vec<Ckp> {
     let cps = b.ok(&["checkpoints"]);
     cps.as_array()
         .expect("list")
         .iter()
-        .map(|c| {
-            let paths = c["files"].as_array().expect("files").iter();
-            (
-                s(c, "kind"),
-                s(c, "toolName"),
-                c["toolInput"].as_str().map(str::to_owned),
-                paths.map(|f| s(f, "path")).collect(),
-                s(c, "turnId"),
-            )
+        .map(|c| Ckp {
+            kind: s(c, "kind"),
+            tool: s(c, "toolName"),
+            input: c["toolInput"].as_str().map(str::to_owned),
+            paths: c["files"]
+                .as_array()
+                .expect("files")
+                .iter()
+                .map(|f| s(f, "path"))
+                .collect(),
+            turn: s(c, "turnId"),
         })
         .collect()
 }
@@ -118,31 +140,38 @@ fn a_save_between_two_bash_calls_is_the_persons_and_apply_keeps_it() {
     b.write("gen.txt", b"g0\n");
     send(&b, "SessionStart", "SessionStart", json!({}));
     prompt(&b, "generate twice");
-    let first = bash(&b, "toolu_1", "echo g1 > gen.txt", false);
+    let first = bash("toolu_1", "echo g1 > gen.txt", false);
     send(&b, "PreToolUse.Bash", "PreToolUse", first.clone());
     sh(&b, "echo g1 > gen.txt");
     send(&b, "PreToolUse.Bash", "PostToolUse", first);
     b.write("notes.md", b"n0 and mine\n"); // the person saves, no agent tool running
-    let second = bash(&b, "toolu_2", "echo out > out.txt", false);
+    let second = bash("toolu_2", "echo out > out.txt", false);
     send(&b, "PreToolUse.Bash", "PreToolUse", second.clone());
     sh(&b, "echo out > out.txt");
     send(&b, "PreToolUse.Bash", "PostToolUse", second);
     let done = json!({ "last_assistant_message": "done", "background_tasks": [] });
     send(&b, "Stop", "Stop", done);
-    let cps = checkpoints(&b);
-    let shape: Vec<(&str, &str, Vec<String>)> = cps
-        .iter()
-        .map(|c| (c.0.as_str(), c.1.as_str(), c.3.clone()))
-        .collect();
+    let (p1, t1) = prompts(&b).remove(0);
     assert_eq!(
-        shape,
+        checkpoints(&b),
         [
-            ("shell", "Bash", vec!["gen.txt".to_owned()]),
-            ("external", "external", vec!["notes.md".to_owned()]),
-            ("shell", "Bash", vec!["out.txt".to_owned()]),
+            ckp(
+                "shell",
+                "Bash",
+                Some("echo g1 > gen.txt"),
+                &["gen.txt"],
+                &t1
+            ),
+            ckp("external", "external", None, &["notes.md"], &t1),
+            ckp(
+                "shell",
+                "Bash",
+                Some("echo out > out.txt"),
+                &["out.txt"],
+                &t1
+            ),
         ]
     );
-    let (p1, _) = prompts(&b).remove(0);
     let applied = b.ok(&["apply", "--since", &p1]);
     assert_eq!(applied["applied"], true, "{applied}");
     assert_eq!(b.read("gen.txt").as_deref(), Some(&b"g0\n"[..]));
@@ -160,7 +189,7 @@ fn a_background_commands_late_writes_are_its_own_and_rewound_with_its_turn() {
     send(&b, "SessionStart", "SessionStart", json!({}));
     prompt(&b, "build in the background");
     let line = "sleep 0.3; echo 1 > early.txt; sleep 0.6; echo 2 > late.txt";
-    let call = bash(&b, "toolu_bg", line, true);
+    let call = bash("toolu_bg", line, true);
     send(&b, "PreToolUse.Bash", "PreToolUse", call.clone());
     let mut job = Command::new("sh")
         .args(["-c", line])
@@ -175,7 +204,7 @@ fn a_background_commands_late_writes_are_its_own_and_rewound_with_its_turn() {
     send(&b, "Stop", "Stop", stop);
     assert!(job.wait().expect("wait").success());
     // Claude Code wakes when the task ends: a turn without a prompt event.
-    let notify = bash(&b, "toolu_n", "cat late.txt > seen.txt", false);
+    let notify = bash("toolu_n", "cat late.txt > seen.txt", false);
     send(&b, "PreToolUse.Bash", "PreToolUse", notify.clone());
     sh(&b, "cat late.txt > seen.txt");
     send(&b, "PreToolUse.Bash", "PostToolUse", notify);
@@ -186,36 +215,16 @@ fn a_background_commands_late_writes_are_its_own_and_rewound_with_its_turn() {
     send(&b, "Stop", "Stop", idle);
 
     let turns = prompts(&b);
-    let t1 = turns[0].1.clone();
-    let cps = checkpoints(&b);
-    let shape: Vec<(&str, &str, Option<&str>, Vec<String>, bool)> = cps
-        .iter()
-        .map(|c| {
-            (
-                c.0.as_str(),
-                c.1.as_str(),
-                c.2.as_deref(),
-                c.3.clone(),
-                c.4 == t1,
-            )
-        })
-        .collect();
-    let files = |p: &[&str]| p.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+    let (t1, t2) = (turns[0].1.clone(), turns[1].1.clone());
+    let seen = "cat late.txt > seen.txt";
     assert_eq!(
-        shape,
+        checkpoints(&b),
         [
-            ("shell", "Bash", Some(line), files(&["early.txt"]), true),
-            ("shell", "Bash", Some(line), files(&["late.txt"]), true),
-            (
-                "shell",
-                "Bash",
-                Some("cat late.txt > seen.txt"),
-                files(&["seen.txt"]),
-                true
-            ),
-            ("external", "external", None, files(&["notes.md"]), false),
-        ],
-        "{cps:?}"
+            ckp("shell", "Bash", Some(line), &["early.txt"], &t1),
+            ckp("shell", "Bash", Some(line), &["late.txt"], &t1),
+            ckp("shell", "Bash", Some(seen), &["seen.txt"], &t1),
+            ckp("external", "external", None, &["notes.md"], &t2),
+        ]
     );
     let applied = b.ok(&["apply", "--turn", &t1]);
     assert_eq!(applied["applied"], true, "{applied}");
@@ -253,16 +262,18 @@ fn qwen_background_work_is_followed_for_a_bounded_time_only() {
     std::thread::sleep(Duration::from_millis(1500));
     b.write("main.py", b"print('mine')\n"); // past the window: the person's
     q("UserPromptSubmit", json!({ "prompt": "next" }));
-    let cps = checkpoints(&b);
-    let shape: Vec<(&str, Option<&str>, Vec<String>)> = cps
-        .iter()
-        .map(|c| (c.0.as_str(), c.2.as_deref(), c.3.clone()))
-        .collect();
+    let t = |i: usize| prompts(&b)[i].1.clone();
     assert_eq!(
-        shape,
+        checkpoints(&b),
         [
-            ("shell", Some("./serve.sh"), vec!["served.log".to_owned()]),
-            ("external", None, vec!["main.py".to_owned()]),
+            ckp(
+                "shell",
+                "run_shell_command",
+                Some("./serve.sh"),
+                &["served.log"],
+                &t(0)
+            ),
+            ckp("external", "external", None, &["main.py"], &t(1)),
         ]
     );
 }
@@ -276,7 +287,7 @@ fn concurrent_hooks_lose_no_background_work() {
     prompt(&b, "start many");
     let hooks: Vec<_> = (0..6)
         .map(|i| {
-            let call = bash(&b, &format!("toolu_{i}"), &format!("./job{i}.sh"), true);
+            let call = bash(&format!("toolu_{i}"), &format!("./job{i}.sh"), true);
             let payload = claude(&b, "PreToolUse.Bash", "PostToolUse", call);
             std::thread::spawn(move || send_with("claude-code", &payload, &[]))
         })
