@@ -1,6 +1,9 @@
 //! What each event does to the store: a session bound to the agent's session, a prompt that
 //! starts a turn (and a snapshot that sees what the person changed since the last turn), exact
-//! before/after versions around file tools, snapshots around shell tools, and the turn's end.
+//! before/after versions around file tools, snapshots around shell tools (the one before finds
+//! the person's changes, the one after the command's), and the turn's end (a snapshot, the
+//! reply). Background work the agent started is followed in `background`; whose the changes
+//! found between the agent's actions are is decided in `between`.
 
 use super::background::{self, Held};
 use super::between::{self, latest_turn};
