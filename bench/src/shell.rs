@@ -14,7 +14,7 @@ use crate::shell_tree::{self, Tree};
 use crate::workload;
 use rewind_core::id::{SessionId, TurnId};
 use rewind_core::ports::Scan as _;
-use rewind_core::shell::{Options, Outcome};
+use rewind_core::shell::{Attribution, Options, Outcome};
 use rewind_host::{DiskWorkspace, NativeEngine};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -98,6 +98,11 @@ impl Rig {
 }
 
 fn snap(live: &mut Live, command: Option<String>) -> Result<Outcome> {
+    // Before a command the changes found are the person's; after one, the command's.
+    let attribution = match command {
+        Some(_) => Attribution::Command,
+        None => Attribution::External,
+    };
     Ok(live.e.snapshot_workspace(
         &live.s,
         Options {
@@ -106,6 +111,7 @@ fn snap(live: &mut Live, command: Option<String>) -> Result<Outcome> {
             tool_name: None,
             tool_call_id: None,
             tool_message_id: None,
+            attribution,
         },
     )?)
 }

@@ -127,7 +127,8 @@ fn a_claude_code_session_is_recorded_and_rewound_byte_exact() {
             &b,
             cc,
             "Stop",
-            json!({ "last_assistant_message": "renamed, added, spelled" }),
+            // The documented example lists a `tail -f` in flight; this turn started none.
+            json!({ "last_assistant_message": "renamed, added, spelled", "background_tasks": [] }),
         ),
     );
     // The person edits between turns; a second turn edits again.
@@ -144,7 +145,12 @@ fn a_claude_code_session_is_recorded_and_rewound_byte_exact() {
     send(
         &b,
         cc,
-        &event(&b, cc, "Stop", json!({ "last_assistant_message": "done" })),
+        &event(
+            &b,
+            cc,
+            "Stop",
+            json!({ "last_assistant_message": "done", "background_tasks": [] }),
+        ),
     );
 
     let session = current(&b);

@@ -103,11 +103,12 @@ export async function runAgent(engine, workspace, id, step = async () => {}) {
     const { turnId } = engine.recordPrompt(id, { text: t.prompt });
     await step();
     if (t.shell) {
-      // The session's first snapshot only sets the baseline; a later one records what the
-      // person changed since as an `external` checkpoint, so it is kept apart from the agent's.
-      engine.snapshotWorkspace(id, { turnId, command: 'git status' });
+      // The session's first snapshot only sets the baseline; before the command, what the
+      // person changed since is recorded as an `external` checkpoint, kept apart from the
+      // agent's; after it, what changed is the command's.
+      engine.snapshotWorkspace(id, { turnId, attribution: 'external' });
       t.shell.run(workspace);
-      engine.snapshotWorkspace(id, { turnId, command: t.shell.command });
+      engine.snapshotWorkspace(id, { turnId, command: t.shell.command, attribution: 'command' });
     }
     for (const [path, change] of Object.entries(t.edits ?? {})) {
       const before = workspace.read(path);

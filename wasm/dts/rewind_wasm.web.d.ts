@@ -300,6 +300,12 @@ export interface SnapshotWorkspaceOptions {
     toolCallId?: string | null;
     /** The assistant message that issued the call. */
     toolMessageId?: string | null;
+    /**
+     * Whose the changes found are: "command" (taken after a command: that command's, `shell`),
+     * "external" (taken before an agent command, at a turn's start or end: the person's; takes no
+     * `command`), or "auto" (default: the command's unless this is the turn's first snapshot).
+     */
+    attribution?: "command" | "external" | "auto";
 }
 export interface CompleteTurnOptions {
     turnId: string;

@@ -1,8 +1,10 @@
 //! `rewind exec [SESSION] --turn T -- CMD [ARGS…]` and `rewind snapshot [SESSION] --turn T`: shell
 //! capture. `exec` snapshots the workspace, runs the command in it (stdin, stdout and stderr
 //! are the command's own), snapshots again and records the difference as one `shell`
-//! checkpoint, then exits with the command's exit code. `snapshot` records whatever changed
-//! since the session's last snapshot, for hosts that run commands themselves.
+//! checkpoint, then exits with the command's exit code: what the first snapshot finds is the
+//! person's (`external`), what the second finds is the command's. `snapshot` records whatever
+//! changed since the session's last snapshot, for hosts that run commands themselves, as
+//! `--as` says.
 //!
 //! Output: text goes to stderr for `exec` (its stdout is the command's, so `rewind exec … -- cat
 //! f > out` stays clean); with `--json` the report is the last document on stdout.
@@ -36,6 +38,29 @@ pub(super) struct SnapshotArgs {
     /// The tool call's id.
     #[arg(long, value_name = "ID")]
     tool_call_id: Option<String>,
+    /// Whose the changes found are: `command` (taken after a command: the command's), `external`
+    /// (taken before one, or at a turn's start or end: yours), `auto` (the command's unless
+    /// this is the turn's first snapshot).
+    #[arg(long = "as", value_enum, default_value_t = As::Auto, value_name = "WHOSE")]
+    attribution: As,
+}
+
+/// `rewind snapshot --as`: [`shell::Attribution`] on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum As {
+    Command,
+    External,
+    Auto,
+}
+
+impl From<As> for shell::Attribution {
+    fn from(a: As) -> Self {
+        match a {
+            As::Command => Self::Command,
+            As::External => Self::External,
+            As::Auto => Self::Auto,
+        }
+    }
 }
 
 #[derive(Debug, clap::Args)]
@@ -189,6 +214,7 @@ pub(super) fn run_snapshot(ctx: &Context, a: SnapshotArgs) -> Result<Report, Cli
         tool_name: a.tool,
         tool_call_id: a.tool_call_id,
         tool_message_id: None,
+        attribution: a.attribution.into(),
     };
     let timed = take(&mut engine, &session, opts)?;
     if let Some(lost) = not_kept(ctx, opened, &timed) {
@@ -225,8 +251,14 @@ pub(super) fn run_exec(ctx: &Context, a: ExecArgs) -> Result<Report, CliError> {
     let session = ctx.session(&engine, &a.session)?;
     let turn = turn.resolve(ctx.lookup(&engine), &session)?;
     let line = command_line(&a.command);
+    // Before the command nothing of the agent's ran since the last snapshot: what changed is
+    // the person's. After it, what changed is the command's, whatever came before.
     let opts = |command: Option<String>| shell::Options {
         turn_id: turn.clone(),
+        attribution: match command {
+            Some(_) => shell::Attribution::Command,
+            None => shell::Attribution::External,
+        },
         command,
         tool_name: a.tool.clone(),
         tool_call_id: a.tool_call_id.clone(),

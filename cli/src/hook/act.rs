@@ -1,14 +1,19 @@
 //! What each event does to the store: a session bound to the agent's session, a prompt that
 //! starts a turn (and a snapshot that sees what the person changed since the last turn), exact
-//! before/after versions around file tools, snapshots around shell tools, and the turn's end.
+//! before/after versions around file tools, snapshots around shell tools (the one before finds
+//! the person's changes, the one after the command's), and the turn's end (a snapshot, the
+//! reply). Background work the agent started is followed in `background`; whose the changes
+//! found between the agent's actions are is decided in `between`.
 
-use super::event::{Action, Payload, Phase, Tool};
+use super::background::{self, Held};
+use super::between::{self, latest_turn};
+use super::event::{Action, Agent, Payload, Phase, Tool};
 use super::pending::{self, Before};
 use super::root::{Place, work_path};
 use rewind_core::id::{SessionId, TurnId};
-use rewind_core::model::{AgentSession, Message, TurnStatus};
+use rewind_core::model::AgentSession;
 use rewind_core::path::WorkPath;
-use rewind_core::ports::{SeqRange, Store, Workspace};
+use rewind_core::ports::Workspace;
 use rewind_core::record::{
     CompleteTurnOptions, EditChange, EditOptions, FailedCaptureOptions, PromptOptions,
     ReplyOptions, SessionOptions,
@@ -53,21 +58,6 @@ fn session(e: &mut NativeEngine, place: &Place, agent_session: &str) -> Result<S
     Ok(e.create_session(opts).map_err(say)?.id)
 }
 
-/// The session's running turn: the turn of its newest message, while it runs.
-fn running_turn(e: &NativeEngine, s: &SessionId) -> Result<Option<TurnId>> {
-    let rows = e
-        .store()
-        .last_messages_in(s, SeqRange::ALL, 1)
-        .map_err(say)?;
-    let Some(row) = rows.into_iter().next() else {
-        return Ok(None);
-    };
-    let message: Message = serde_json::from_str(&row.body).map_err(say)?;
-    let Some(turn) = message.turn_id else {
-        return Ok(None);
-    };
-    let t = rewind_core::load::turn(e.store(), s, &turn).map_err(say)?;
-    Ok((t.status == TurnStatus::Running).then_some(turn))
 }
 
 fn key<'a>(
@@ -122,6 +112,7 @@ fn before_files(place: &Place, agent_session: &str, tool: &Tool, paths: &[WorkPa
     Ok(())
 }
 
+/// A snapshot after `tool` ran (`command`: its command line): what changed is the tool's.
 fn snapshot(
     e: &mut NativeEngine,
     s: &SessionId,
@@ -135,6 +126,7 @@ fn snapshot(
         tool_name: Some(tool.name.clone()),
         tool_call_id: tool.call_id.clone(),
         tool_message_id: None,
+        attribution: shell::Attribution::Command,
     };
     e.snapshot_workspace(s, opts).map_err(say)
 }
@@ -258,7 +250,7 @@ pub(super) fn act(
     // A turn still running when a prompt comes never got its end (Gemini CLI sends no
     // AfterAgent after a model error; Claude Code no Stop when interrupted): it failed.
     if matches!(ev, Event::Prompt(_))
-        && let Some(turn_id) = running_turn(&e, &s)?
+        && let Some((turn_id, true)) = latest_turn(&e, &s)?
     {
         let opts = CompleteTurnOptions {
             turn_id,
@@ -267,7 +259,9 @@ pub(super) fn act(
         };
         e.complete_turn(&s, opts).map_err(say)?;
     }
-    record(&mut e, place, p, &agent_session, &s, ev)?;
+    let mut bg = background::hold(&place.db, place.agent.as_str(), &agent_session)?;
+    record(&mut e, place, p, (&agent_session, &s), &mut bg, ev)?;
+    bg.save()?;
     if let Some(why) = gone_since(&place.db, opened) {
         return Err(format!(
             "{why} while the hook ran: what it recorded is not in the store"
@@ -281,8 +275,8 @@ fn record(
     e: &mut NativeEngine,
     place: &Place,
     p: &Payload,
-    agent_session: &str,
-    s: &SessionId,
+    (agent_session, s): (&str, &SessionId),
+    bg: &mut Held,
     ev: super::event::Event,
 ) -> Result<()> {
     use super::event::Event;
@@ -294,20 +288,15 @@ fn record(
                 payload: None,
             };
             let turn = e.record_prompt(s, opts).map_err(say)?.turn_id;
-            // What changed since the last turn is the person's: seen now, before the agent acts.
-            let start = Tool {
-                name: "turn-start".into(),
-                call_id: None,
-                action: Action::Files(Vec::new()),
-            };
-            snapshot(e, s, &turn, &start, None)?;
+            // What changed since the last turn is the person's (or running background work's):
+            // seen now, before the agent acts.
+            between::snapshot(e, s, &turn, bg)?;
         }
         Event::Tool(phase, tool) => {
-            let Some(turn) = running_turn(e, s)? else {
-                return Err(format!(
-                    "{} outside a running turn: not recorded",
-                    tool.name
-                ));
+            // Outside a running turn: a turn the agent began by itself (background work
+            // finished), whose work is the agent's, in the session's latest turn.
+            let Some((turn, _)) = latest_turn(e, s)? else {
+                return Err(format!("{} before any prompt: not recorded", tool.name));
             };
             match (&tool.action, phase) {
                 (Action::Files(raw), _) => {
@@ -315,18 +304,24 @@ fn record(
                     after_files(e, place, agent_session, s, &turn, &tool, &paths)?;
                 }
                 (Action::Shell(_), Phase::Before) => {
-                    snapshot(e, s, &turn, &tool, None)?;
+                    between::snapshot(e, s, &turn, bg)?;
                 }
                 (Action::Shell(command), Phase::After) => {
-                    let command = Some(command.clone());
-                    snapshot(e, s, &turn, &tool, command)?;
+                    snapshot(e, s, &turn, &tool, Some(command.clone()))?;
+                    if background::asked(p.tool_input.as_ref()) {
+                        bg.started(&turn, &tool.name, tool.call_id.as_deref(), command);
+                    }
                 }
             }
         }
         Event::Stop { said, failed } => {
-            let Some(turn) = running_turn(e, s)? else {
-                return Ok(()); // already ended (a Stop hook that ran twice)
+            let Some((turn, running)) = latest_turn(e, s)? else {
+                return Ok(()); // a turn end before any prompt: nothing to end
             };
+            turn_end(e, p, s, &turn, bg)?;
+            if !running {
+                return Ok(()); // a turn the agent began by itself, or a Stop that ran twice
+            }
             let reply = match said {
                 Some(text) => Some(text),
                 None => super::transcript::last_reply(p, place.limits.max_transcript)
@@ -352,5 +347,19 @@ fn record(
             e.complete_turn(s, opts).map_err(say)?;
         }
     }
+    Ok(())
+}
+
+/// At a turn's end: a snapshot between the agent's actions (what changed since its last tool is
+/// the person's, or running background work's), then what the agent says is still in flight.
+fn turn_end(
+    e: &mut NativeEngine,
+    p: &Payload,
+    s: &SessionId,
+    turn: &TurnId,
+    bg: &mut Held,
+) -> Result<()> {
+    between::snapshot(e, s, turn, bg)?;
+    bg.listed(p.background_tasks.as_ref(), turn);
     Ok(())
 }

@@ -48,6 +48,9 @@ pub(super) struct Payload {
     pub(super) prompt_response: Option<String>,
     #[serde(default)]
     pub(super) transcript_path: Option<PathBuf>,
+    /// Claude Code's Stop: the background work still in flight (`[]`: none).
+    #[serde(default)]
+    pub(super) background_tasks: Option<Value>,
     /// Claude Code's tool result: an Edit's carries `originalFile`, the file before the edit.
     #[serde(default)]
     pub(super) tool_response: Option<Value>,

@@ -11,6 +11,8 @@
 //! and its time are bounded (see `bounds`).
 
 mod act;
+mod background;
+mod between;
 mod bounds;
 mod event;
 mod log;

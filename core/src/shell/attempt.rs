@@ -6,7 +6,7 @@ use super::diff::{diff, expected};
 use super::manifest::{Manifest, State};
 use super::record::{Changed, changes};
 use super::take::{Taken, take};
-use super::{Error, Options, Outcome, Progress, UntrackedFile, committed, scanner};
+use super::{Attribution, Error, Options, Outcome, Progress, UntrackedFile, committed, scanner};
 use crate::batch::{Batch, Precondition, Write};
 use crate::ctx::Ports;
 use crate::hash::ContentHash;
@@ -205,11 +205,13 @@ pub(super) fn attempt(
     };
     let untracked = untracked_of(&taken.manifest, unlisted);
     let baseline = prev.is_none();
-    // Nothing to write: no change, no stat data to refresh, nothing recorded to move past.
+    // Nothing to write: no change, no stat data to refresh, nothing recorded to move past, and
+    // the turn already marked (so `Auto` knows this turn has had its first snapshot).
     if let Some(v) = &prev
         && file_changes.is_empty()
         && !since_any
         && v.vouches_for(&taken)
+        && v.head.turn_id.as_ref() == Some(&turn.id)
     {
         let manifest = v.head.manifest.clone();
         return Ok(Some(outcome(
@@ -292,8 +294,20 @@ fn changes_since(
     Ok((file_changes, since_any))
 }
 
-/// The checkpoint that records `file_changes`: a shell checkpoint when the previous snapshot
-/// was taken in this turn, an external one (changes made between turns) otherwise.
+/// Whose `file_changes` are: what the caller said, or for `Auto` the command's when the turn
+/// already had a snapshot.
+fn kind_of(opts: &Options, turn: &Turn, prev: Option<&Previous>) -> CheckpointKind {
+    match opts.attribution {
+        Attribution::Command => CheckpointKind::Shell,
+        Attribution::External => CheckpointKind::External,
+        Attribution::Auto => match prev.and_then(|v| v.head.turn_id.as_ref()) {
+            Some(t) if t == &turn.id => CheckpointKind::Shell,
+            _ => CheckpointKind::External,
+        },
+    }
+}
+
+/// The checkpoint that records `file_changes`, of the kind [`kind_of`] says.
 #[allow(clippy::too_many_arguments)]
 fn checkpoint_for(
     p: &mut Ports<'_>,
@@ -305,10 +319,7 @@ fn checkpoint_for(
     file_changes: Vec<FileChange>,
     added: &BTreeSet<ContentHash>,
 ) -> Checkpoint {
-    let kind = match prev.and_then(|v| v.head.turn_id.as_ref()) {
-        Some(t) if t == &turn.id => CheckpointKind::Shell,
-        _ => CheckpointKind::External,
-    };
+    let kind = kind_of(opts, turn, prev);
     let added_bytes = file_changes
         .iter()
         .filter_map(|c| c.after.as_ref())

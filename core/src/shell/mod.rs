@@ -5,12 +5,14 @@
 //! means is decided here.
 //!
 //! Who changed what: a snapshot compares the workspace with the session's previous snapshot,
-//! minus what the session recorded since (checkpoints, file rewinds). When that snapshot was
-//! taken in the same turn, the agent had the workspace in between: the changes are its own, a
-//! `shell` checkpoint (with the command line as its tool input when given). When it was taken
-//! in an earlier turn, the person had it: the changes are recorded as an `external` checkpoint,
-//! listed like any other and used for conflict checks, but not rewound unless asked. A
-//! session's first snapshot only sets the baseline.
+//! minus what the session recorded since (checkpoints, file rewinds). Whose the changes are is
+//! not guessed from timing but said by the caller ([`Attribution`]): a snapshot taken *after* a
+//! command records them as that command's, a `shell` checkpoint (with the command line as its
+//! tool input when given), whatever the previous snapshot covered and however fast turns
+//! follow; one taken *before* an agent action (at a turn's start, before a command, at a turn's
+//! end with nothing running) records them as the person's, an `external` checkpoint, listed
+//! like any other and used for conflict checks, but not rewound unless asked. A session's first
+//! snapshot only sets the baseline.
 
 mod diff;
 mod manifest;
@@ -48,6 +50,29 @@ pub struct Options {
     /// The assistant message that issued the call.
     #[serde(default)]
     pub tool_message_id: Option<MessageId>,
+    /// Whose the changes found are (default [`Attribution::Auto`]).
+    #[serde(default)]
+    pub attribution: Attribution,
+}
+
+/// What a snapshot is, which says whose the changes it finds are.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Attribution {
+    /// Taken after a command (`command`, `tool_name`: which one): what changed since the
+    /// previous snapshot is that command's, a `shell` checkpoint. Also for background work
+    /// known to be running, in the turn that started it.
+    Command,
+    /// Taken where no agent tool was running since the previous snapshot (a turn's start, just
+    /// before an agent command, a turn's end): what changed is the person's, an `external`
+    /// checkpoint. Takes no `command`.
+    External,
+    /// For callers that do not say: `command` when the turn already had a snapshot (any
+    /// snapshot marks its turn, even one that found nothing), `external` for a turn's first
+    /// one. Exact only when every agent command is bracketed and the person never writes
+    /// inside a turn; hosts that know should say.
+    #[default]
+    Auto,
 }
 
 /// A path the snapshot saw but does not store.
@@ -185,6 +210,11 @@ pub fn snapshot(
     }
     if opts.command.as_deref().is_some_and(|c| c.trim().is_empty()) {
         return Err(crate::record::Error::InvalidInput("command must not be empty".into()).into());
+    }
+    if opts.attribution == Attribution::External && opts.command.is_some() {
+        let why = "a snapshot with attribution `external` records the person's changes: it takes \
+                   no command";
+        return Err(crate::record::Error::InvalidInput(why.into()).into());
     }
     for _ in 0..ATTEMPTS {
         if let Some(out) = attempt(p, session, &opts, progress)? {

@@ -16,6 +16,7 @@ mod props;
 mod race;
 mod record;
 mod shell;
+mod shell_attribution;
 mod snapshot;
 
 /// Every file in this directory is a declared module, so no test file is silently skipped.

@@ -7,7 +7,7 @@ use rewind_core::files::{ApplyOptions, TargetOptions};
 use rewind_core::gc;
 use rewind_core::id::{SessionId, TurnId};
 use rewind_core::model::{CheckpointKind, Policy};
-use rewind_core::shell::{Options, Outcome};
+use rewind_core::shell::{Attribution, Options, Outcome};
 use rewind_core::undo;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -21,6 +21,7 @@ fn snap(e: &mut MemEngine, s: &SessionId, t: &TurnId, command: Option<&str>) -> 
             tool_name: None,
             tool_call_id: None,
             tool_message_id: None,
+            attribution: Attribution::Auto,
         },
     )
     .expect("snapshot")
@@ -276,6 +277,7 @@ fn a_workspace_that_cannot_list_is_unavailable_and_nothing_is_written() {
         tool_name: None,
         tool_call_id: None,
         tool_message_id: None,
+        attribution: Attribution::Auto,
     };
     let err = e.snapshot_workspace(&s, opts).expect_err("no listing");
     assert_eq!(err.kind(), ErrorKind::Unavailable);

@@ -109,7 +109,7 @@ const listed: WorkspaceHost = {
   list: (): WorkspaceEntry[] => [...files].map(([path, b]) => ({ path, size: b.length, mtimeMs: 1.5, ino: 7n })),
   stat: (path) => (files.has(path) ? { path, size: 0, mtimeMs: 0, mode: 0o100644, kind: 'file' } : null),
 };
-const shot: SnapshotOutcome = Engine.inMemory({ workspace: listed }).snapshotWorkspace(id, { turnId, command: 'make' });
+const shot: SnapshotOutcome = Engine.inMemory({ workspace: listed }).snapshotWorkspace(id, { turnId, command: 'make', attribution: 'command' });
 const shotKind: 'shell' | 'external' | null = shot.kind;
 const shotPaths: string[] = [...shot.created, ...shot.modified, ...shot.deleted, ...shot.untracked.map((u) => u.reason)];
 const kinds: CheckpointKind[] = engine.checkpoints(id).map((c) => c.kind);

@@ -1,6 +1,6 @@
 //! Shell capture: `snapshotWorkspace` walks the workspace through the host's `list()`, and what
-//! changed since the session's previous snapshot becomes one checkpoint (`shell` in the same
-//! turn, `external` when a later turn's first snapshot sees what the person did in between).
+//! changed since the session's previous snapshot becomes one checkpoint: the command's
+//! (`shell`) or the person's (`external`), as its `attribution` says.
 
 use super::{Engine, Inner, Result, session_id};
 use crate::convert::options;
