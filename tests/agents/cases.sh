@@ -66,8 +66,10 @@ case_ignored() { # a gitignored file from the file tool, then a shell command; a
   turn "turn:ignored write a log, run commands"
   check "the turn wrote debug.log and out.txt and removed .env" \
     bash -c "[ -f '$WS/debug.log' ] && [ -f '$WS/out.txt' ] && [ ! -e '$WS/.env' ]"
-  rw snapshot >"$H/snapshot.out" 2>&1
-  check "no phantom deletion: a snapshot finds nothing deleted" bash -c "! grep -q deleted '$H/snapshot.out'"
+  rw log >"$H/log.out" 2>&1
+  check "no phantom deletion: the shell command is not recorded as changing debug.log" \
+    bash -c "! grep -qE '(Bash|run_shell_command) debug.log' '$H/log.out'"
+  check "the shell command's removal of .env is recorded" grep -qE '(Bash|run_shell_command) .*\.env' "$H/log.out"
   rw apply --since '#1' >"$H/apply.out" 2>&1
   check "apply succeeds without --policy force" test $? -eq 0
   check "apply removes debug.log and out.txt" bash -c "[ ! -e '$WS/debug.log' ] && [ ! -e '$WS/out.txt' ]"
@@ -75,18 +77,21 @@ case_ignored() { # a gitignored file from the file tool, then a shell command; a
   end_case
 }
 
-case_background() { # a background command writes after the turn's end: its writes are the turn's
-  begin_case background "{\"turns\": {\"bg\": [$(shell_step "sleep 2; printf 'late\\n' > late.txt" bg)],
+case_background() { # a background command writes after its tool event returned: its writes are the turn's
+  # Qwen -p kills its background shells when it exits, right after Stop: there the write comes
+  # half a second after the tool event; Claude Code and Gemini CLI let it outlive the turn.
+  local pause=2; [ "$AGENT" = qwen-code ] && pause=0.5
+  begin_case background "{\"turns\": {\"bg\": [$(shell_step "sleep $pause; printf 'late\\n' > late.txt" bg)],
     \"after\": []}}"
   turn "turn:bg start a background job"
-  for _ in $(seq 80); do [ -e "$WS/late.txt" ] && break; sleep 0.1; done
-  check "the background command wrote late.txt after the turn" is_file "$WS/late.txt"
+  for _ in $(seq 150); do [ -e "$WS/late.txt" ] && break; sleep 0.1; done
+  check "the background command wrote late.txt after its tool event" is_file "$WS/late.txt"
   turn "turn:after anything else?"
   rw log >"$H/log.out" 2>&1
-  check "rewind records late.txt in the turn that started the work" \
-    python3 -c "import sys; t=open(sys.argv[1]).read(); i=t.find('turn:bg'); j=t.find('turn:after'); print(t); assert 0 <= i < t.find('late.txt') < j" "$H/log.out"
+  check "rewind records late.txt as the background command's, in the turn that started it" \
+    python3 "$ROOT/tests/agents/turn_of.py" "$H/log.out" turn:bg late.txt
   rw apply --since '#1' >"$H/apply.out" 2>&1
-  check "rewinding the turn removes late.txt" gone "$WS/late.txt"
+  check "rewinding the turn removes late.txt" bash -c "grep -q late.txt '$H/log.out' && [ ! -e '$WS/late.txt' ]"
   end_case
 }
 
@@ -96,7 +101,8 @@ case_person() { # the person edits a file between two of the agent's commands in
   turn "turn:person two commands"
   check "the person's edit landed between the commands" bash -c "grep -qx \"the person's edit\" '$WS/notes.txt' && [ -f '$WS/two.txt' ]"
   rw log >"$H/log.out" 2>&1
-  check "rewind does not record the person's edit as the command's" bash -c "! grep -B1 -A3 'two.txt' '$H/log.out' | grep -q notes.txt || grep -q external '$H/log.out'"
+  check "rewind does not record the person's edit as the command's" \
+    bash -c "! grep -qE '(Bash|run_shell_command) notes.txt' '$H/log.out'"
   rw apply --since '#1' >"$H/apply.out" 2>&1
   check "apply keeps the person's edit (or reports a conflict)" grep -qx "the person's edit" "$WS/notes.txt"
   check "apply removes the agent's files or names the conflict" \
@@ -117,15 +123,17 @@ case_root() { # Claude Code started in src/ with --user hooks: the store is at t
   end_case
 }
 
-case_failed() { # the model fails: the turn ends as failed (Qwen: StopFailure; Gemini: next BeforeAgent)
-  begin_case failed "{\"turns\": {\"fail\": [$(shell_step "printf 'x\\n' > x.txt"), {\"error\": ${MODEL_ERROR:-500}}], \"next\": []}}"
+case_failed() { # the model fails (a 400, which no agent retries; a 500 is retried for a minute and
+  # more): the turn ends as failed. Qwen -p sends no StopFailure (only its ACP and interactive
+  # modes do), Gemini no AfterAgent: both can only be told at the next prompt.
+  begin_case failed "{\"turns\": {\"fail\": [$(shell_step "printf 'x\\n' > x.txt"), {\"error\": ${MODEL_ERROR:-400}}], \"next\": []}}"
   turn "turn:fail the model breaks"
-  [ "$AGENT" = gemini-cli ] && turn "turn:next go on"
+  turn "turn:next go on" # Gemini's missing AfterAgent can only be seen here
   rw --json log >"$H/log.json" 2>&1
   check "the failed turn is marked failed" python3 -c "
 import json, sys
 t = open(sys.argv[1]).read(); print(t)
-assert 'failed' in t.split('turn:next')[0]" "$H/log.json"
+assert 'failed' in t.split('turn:next')[0], 'no failed turn'" "$H/log.json"
   check "hook.log names no problem with the failure event" bash -c "! grep -qi 'not understood\|unknown' '$WS/.rewind/hook.log' 2>/dev/null"
   end_case
 }

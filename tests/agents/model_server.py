@@ -21,6 +21,7 @@ appended to `$MODEL_LOG` as one JSON line.
 Usage: model_server.py PORT_FILE WORKSPACE SCRIPT
 """
 
+import itertools
 import json
 import os
 import re
@@ -33,6 +34,7 @@ with open(SCRIPT) as f:
     TURNS = json.load(f)["turns"]
 DONE = set()  # the person's edits already made (by turn and step)
 LOCK = threading.Lock()
+CALLS = itertools.count(1)  # call ids: unique, or Claude Code merges the calls of one id
 MARK = re.compile(r"turn:([A-Za-z0-9_-]+)")
 
 WRITE_TOOLS = ("Write", "write_file")
@@ -160,7 +162,9 @@ class Handler(BaseHTTPRequestHandler):
         with open(os.environ.get("MODEL_LOG", "/dev/null"), "a") as log:
             msgs = req.get("messages") or req.get("contents") or [{}]
             log.write(json.dumps({"path": self.path, "tools": len(req.get("tools") or []),
-                                  "messages": len(msgs), "last": str(msgs[-1])[:300]}) + "\n")
+                                  "messages": len(msgs), "stream": req.get("stream"),
+                                  "system": str(req.get("system"))[-200:],
+                                  "keys": sorted(req), "tool_choice": req.get("tool_choice"), "last": str(msgs[-1])[:300]}) + "\n")
         if "count_tokens" in self.path or ":countTokens" in self.path:
             return self.send(200, {"input_tokens": 10, "totalTokens": 10})
         if self.path.startswith("/v1/messages"):
@@ -188,7 +192,7 @@ class Handler(BaseHTTPRequestHandler):
             content, stop = [{"type": "text", "text": s["text"]}], "end_turn"
         else:
             name, args = tool_call(tools, s)
-            content = [{"type": "tool_use", "id": f"toolu_{len(req['messages'])}", "name": name, "input": args}]
+            content = [{"type": "tool_use", "id": f"toolu_{next(CALLS):04d}", "name": name, "input": args}]
             stop = "tool_use"
         msg = {"id": "msg_scripted", "type": "message", "role": "assistant", "model": req.get("model", "m"),
                "content": content, "stop_reason": stop, "stop_sequence": None,
@@ -219,7 +223,7 @@ class Handler(BaseHTTPRequestHandler):
             message, finish = {"role": "assistant", "content": s["text"]}, "stop"
         else:
             name, args = tool_call(tools, s)
-            call = {"id": f"call_{len(req['messages'])}", "type": "function",
+            call = {"id": f"call_{next(CALLS):04d}", "type": "function",
                     "function": {"name": name, "arguments": json.dumps(args)}}
             message, finish = {"role": "assistant", "content": None, "tool_calls": [call]}, "tool_calls"
         usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
