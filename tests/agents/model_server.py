@@ -1,31 +1,103 @@
 #!/usr/bin/env python3
 """A scripted model server on 127.0.0.1 for real agents run headless (tests/agents/run).
 
-It speaks the two wire protocols the agents we test use: Anthropic's Messages API
-(`POST /v1/messages`, Claude Code) and OpenAI's chat completions (`POST /v1/chat/completions`,
-Qwen Code), streamed or not. Each conversation follows one script: the first answer asks the
-agent's file tool to write `hello.txt`, the next asks its shell tool to run a command that
-writes `shell.txt` and removes `old.txt`, then it says it is done. Requests without tools (titles,
-summaries) get a short text. Every request is appended to `$MODEL_LOG` as one JSON line.
-Usage: model_server.py PORT_FILE WORKSPACE
+It speaks the three wire protocols of the agents we test: Anthropic's Messages API
+(`POST /v1/messages`, Claude Code), OpenAI's chat completions (`POST /v1/chat/completions`,
+Qwen Code) and the Gemini API (`POST /v1beta/models/M:generateContent` and
+`:streamGenerateContent?alt=sse`, Gemini CLI), streamed or not.
+
+A case is a script (a JSON file): `{"turns": {"NAME": [step, ...]}}`. A prompt names its turn
+with `turn:NAME`; the server finds the last prompt in the conversation and counts the tool
+results after it: that is the position in the turn's steps. A step is one of
+  {"write": PATH, "content": TEXT}                the agent's file tool writes PATH
+  {"shell": CMD, "background": BOOL}              the agent's shell tool runs CMD
+  {"text": TEXT}                                  the final answer (also past the end)
+  {"error": STATUS}                               the model fails with STATUS
+and may carry `"person": {"write": PATH, "content": TEXT}`: the server itself writes that file
+(as the person would, in their editor) before it answers with the step, i.e. after the previous
+tool ran and before the next one, once per case. PATH is relative to the workspace.
+Requests without tools (titles, summaries, classifiers) get a short text. Every request is
+appended to `$MODEL_LOG` as one JSON line.
+Usage: model_server.py PORT_FILE WORKSPACE SCRIPT
 """
 
+import itertools
 import json
 import os
+import re
 import sys
+import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-PORT_FILE, WORKSPACE = sys.argv[1], sys.argv[2]
-HELLO = "hello from the agent\n"
-SHELL = "printf 'from the shell\\n' > shell.txt && rm -f old.txt"
+PORT_FILE, WORKSPACE, SCRIPT = sys.argv[1], sys.argv[2], sys.argv[3]
+with open(SCRIPT) as f:
+    TURNS = json.load(f)["turns"]
+DONE = set()  # the person's edits already made (by turn and step)
+LOCK = threading.Lock()
+CALLS = itertools.count(1)  # call ids: unique, or Claude Code merges the calls of one id
+MARK = re.compile(r"turn:([A-Za-z0-9_-]+)")
+
+WRITE_TOOLS = ("Write", "write_file")
+SHELL_TOOLS = ("Bash", "run_shell_command")
 
 
-def step_of(messages, results):
-    """How many tool results the conversation holds so far: the script's position."""
-    return sum(results(m) for m in messages)
+def texts(parts):
+    """The prompt text of a message's parts (Anthropic blocks, Gemini parts or a string)."""
+    if isinstance(parts, str):
+        return parts
+    out = []
+    for p in parts or []:
+        if isinstance(p, dict) and isinstance(p.get("text"), str):
+            out.append(p["text"])
+    return "\n".join(out)
 
 
-def anthropic_result(m):
+def position(messages, prompt_of, results_of):
+    """(turn name, step) of a conversation: the last prompt marked `turn:NAME`, and how many
+    tool results came after it."""
+    turn, step = None, 0
+    for m in messages:
+        found = MARK.findall(prompt_of(m))
+        if found:
+            turn, step = found[-1], 0
+        else:
+            step += results_of(m)
+    return turn, step
+
+
+def plan(tools, turn, step):
+    """The step to answer with: a dict from the script (or the final text)."""
+    steps = TURNS.get(turn or "", [])
+    if not tools or step >= len(steps):
+        return {"text": "Done."}
+    s = steps[step]
+    person = s.get("person")
+    if person and (turn, step) not in DONE:
+        with LOCK:
+            DONE.add((turn, step))
+            path = os.path.join(WORKSPACE, person["write"])
+            with open(path, "w") as f:
+                f.write(person["content"])
+    return s
+
+
+def tool_call(tools, s):
+    """(tool name, arguments) for a write or shell step, in the agent's own terms."""
+    if "write" in s:
+        name = next(n for n in WRITE_TOOLS if n in tools)
+        path = s["write"] if os.path.isabs(s["write"]) else os.path.join(WORKSPACE, s["write"])
+        return name, {"file_path": path, "content": s["content"]}
+    name = next(n for n in SHELL_TOOLS if n in tools)
+    args = {"command": s["shell"], "description": "a scripted command"}
+    if name == "Bash":
+        if s.get("background"):
+            args["run_in_background"] = True
+    else:
+        args["is_background"] = bool(s.get("background"))
+    return name, args
+
+
+def anthropic_results(m):
     """Tool results in one message (Claude Code may merge several into one user message)."""
     c = m.get("content")
     if m.get("role") != "user" or not isinstance(c, list):
@@ -33,23 +105,24 @@ def anthropic_result(m):
     return sum(1 for b in c if isinstance(b, dict) and b.get("type") == "tool_result")
 
 
-def openai_result(m):
-    return 1 if m.get("role") == "tool" else 0
+def anthropic_prompt(m):
+    if m.get("role") != "user" or anthropic_results(m):
+        return ""
+    return texts(m.get("content"))
 
 
-def plan(tools, step):
-    """(tool name, input) for this step, or None when the script is done."""
-    names = {t: t for t in tools}
-    write = next((n for n in ("Write", "write_file") if n in names), None)
-    shell = next((n for n in ("Bash", "run_shell_command") if n in names), None)
-    if step == 0 and write:
-        return write, {"file_path": os.path.join(WORKSPACE, "hello.txt"), "content": HELLO}
-    if step == 1 and shell:
-        args = {"command": SHELL, "description": "write shell.txt, remove old.txt"}
-        if shell == "run_shell_command":
-            args["is_background"] = False
-        return shell, args
-    return None
+def openai_prompt(m):
+    return texts(m.get("content")) if m.get("role") == "user" else ""
+
+
+def gemini_results(m):
+    return sum(1 for p in m.get("parts") or [] if isinstance(p, dict) and "functionResponse" in p)
+
+
+def gemini_prompt(m):
+    if m.get("role") != "user" or gemini_results(m):
+        return ""
+    return texts(m.get("parts"))
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -70,8 +143,16 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def sse(self, chunks, events=None):
+        text = ""
+        for i, c in enumerate(chunks):
+            if events:
+                text += f"event: {events[i]}\n"
+            text += f"data: {c if isinstance(c, str) else json.dumps(c)}\n\n"
+        self.send(200, text.encode(), "text/event-stream")
+
     def do_GET(self):
-        self.send(200, {"data": [], "object": "list"})
+        self.send(200, {"data": [], "object": "list", "models": []})
 
     def do_HEAD(self):
         self.send(200, b"")
@@ -79,30 +160,40 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         req = self.body()
         with open(os.environ.get("MODEL_LOG", "/dev/null"), "a") as log:
-            last = (req.get("messages") or [{}])[-1]
+            msgs = req.get("messages") or req.get("contents") or [{}]
             log.write(json.dumps({"path": self.path, "tools": len(req.get("tools") or []),
-                                  "messages": len(req.get("messages") or []), "last": str(last)[:300]}) + "\n")
-        if "count_tokens" in self.path:
-            return self.send(200, {"input_tokens": 10})
+                                  "messages": len(msgs), "stream": req.get("stream"),
+                                  "system": str(req.get("system"))[-200:],
+                                  "keys": sorted(req), "tool_choice": req.get("tool_choice"), "last": str(msgs[-1])[:300]}) + "\n")
+        if "count_tokens" in self.path or ":countTokens" in self.path:
+            return self.send(200, {"input_tokens": 10, "totalTokens": 10})
         if self.path.startswith("/v1/messages"):
             return self.anthropic(req)
         if "chat/completions" in self.path:
             return self.openai(req)
+        if "generateContent" in self.path or "GenerateContent" in self.path:
+            return self.gemini(req, "streamGenerateContent" in self.path)
         self.send(404, {"error": "unknown path " + self.path})
 
+    def error(self, s):
+        self.send(s["error"], {"type": "error", "error": {"type": "api_error", "code": s["error"],
+                                                           "message": "scripted model error", "status": "INTERNAL"}})
+
     @staticmethod
-    def tool_name(t):
-        return t.get("name") or (t.get("function") or {}).get("name")
+    def names(req):
+        return [t.get("name") or (t.get("function") or {}).get("name") for t in req.get("tools") or []]
 
     def anthropic(self, req):
-        tools = [self.tool_name(t) for t in req.get("tools") or []]
-        act = plan(tools, step_of(req.get("messages", []), anthropic_result)) if tools else None
-        if act:
-            content = [{"type": "tool_use", "id": f"toolu_{len(req['messages'])}", "name": act[0], "input": act[1]}]
-            stop = "tool_use"
+        tools = self.names(req)
+        s = plan(tools, *position(req.get("messages", []), anthropic_prompt, anthropic_results))
+        if "error" in s:
+            return self.error(s)
+        if "text" in s:
+            content, stop = [{"type": "text", "text": s["text"]}], "end_turn"
         else:
-            content = [{"type": "text", "text": "Done."}]
-            stop = "end_turn"
+            name, args = tool_call(tools, s)
+            content = [{"type": "tool_use", "id": f"toolu_{next(CALLS):04d}", "name": name, "input": args}]
+            stop = "tool_use"
         msg = {"id": "msg_scripted", "type": "message", "role": "assistant", "model": req.get("model", "m"),
                "content": content, "stop_reason": stop, "stop_sequence": None,
                "usage": {"input_tokens": 10, "output_tokens": 5}}
@@ -111,37 +202,57 @@ class Handler(BaseHTTPRequestHandler):
         events = [("message_start", {"type": "message_start", "message": {**msg, "content": [], "stop_reason": None}})]
         for i, block in enumerate(content):
             if block["type"] == "text":
-                events += [("content_block_start", {"type": "content_block_start", "index": i, "content_block": {"type": "text", "text": ""}}),
-                           ("content_block_delta", {"type": "content_block_delta", "index": i, "delta": {"type": "text_delta", "text": block["text"]}})]
+                start, delta = {"type": "text", "text": ""}, {"type": "text_delta", "text": block["text"]}
             else:
-                events += [("content_block_start", {"type": "content_block_start", "index": i, "content_block": {**block, "input": {}}}),
-                           ("content_block_delta", {"type": "content_block_delta", "index": i, "delta": {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}})]
-            events.append(("content_block_stop", {"type": "content_block_stop", "index": i}))
+                start, delta = {**block, "input": {}}, {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
+            events += [("content_block_start", {"type": "content_block_start", "index": i, "content_block": start}),
+                       ("content_block_delta", {"type": "content_block_delta", "index": i, "delta": delta}),
+                       ("content_block_stop", {"type": "content_block_stop", "index": i})]
         events += [("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None}, "usage": {"output_tokens": 5}}),
                    ("message_stop", {"type": "message_stop"})]
-        text = "".join(f"event: {e}\ndata: {json.dumps(d)}\n\n" for e, d in events)
-        self.send(200, text.encode(), "text/event-stream")
+        self.sse([d for _, d in events], [e for e, _ in events])
 
     def openai(self, req):
-        tools = [self.tool_name(t) for t in req.get("tools") or []]
-        act = plan(tools, step_of(req.get("messages", []), openai_result)) if tools else None
+        tools = self.names(req)
+        s = plan(tools, *position(req.get("messages", []), openai_prompt,
+                                  lambda m: 1 if m.get("role") == "tool" else 0))
+        if "error" in s:
+            return self.error(s)
         base = {"id": "chatcmpl-scripted", "object": "chat.completion", "created": 0, "model": req.get("model", "m")}
-        if act:
-            call = {"id": f"call_{len(req['messages'])}", "type": "function",
-                    "function": {"name": act[0], "arguments": json.dumps(act[1])}}
-            message, finish = {"role": "assistant", "content": None, "tool_calls": [call]}, "tool_calls"
+        if "text" in s:
+            message, finish = {"role": "assistant", "content": s["text"]}, "stop"
         else:
-            message, finish = {"role": "assistant", "content": "Done."}, "stop"
+            name, args = tool_call(tools, s)
+            call = {"id": f"call_{next(CALLS):04d}", "type": "function",
+                    "function": {"name": name, "arguments": json.dumps(args)}}
+            message, finish = {"role": "assistant", "content": None, "tool_calls": [call]}, "tool_calls"
         usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
         if not req.get("stream"):
             return self.send(200, {**base, "choices": [{"index": 0, "message": message, "finish_reason": finish}], "usage": usage})
         delta = dict(message)
-        if act:
+        if "tool_calls" in message:
             delta["tool_calls"] = [{"index": 0, **message["tool_calls"][0]}]
-        chunks = [{**base, "object": "chat.completion.chunk", "choices": [{"index": 0, "delta": delta, "finish_reason": None}]},
-                  {**base, "object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {}, "finish_reason": finish}], "usage": usage}]
-        text = "".join(f"data: {json.dumps(c)}\n\n" for c in chunks) + "data: [DONE]\n\n"
-        self.send(200, text.encode(), "text/event-stream")
+        chunk = {**base, "object": "chat.completion.chunk"}
+        self.sse([{**chunk, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]},
+                  {**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}], "usage": usage},
+                  "[DONE]"])
+
+    def gemini(self, req, stream):
+        tools = [d.get("name") for t in req.get("tools") or [] for d in t.get("functionDeclarations") or []]
+        s = plan(tools, *position(req.get("contents", []), gemini_prompt, gemini_results))
+        if "error" in s:
+            return self.error(s)
+        if "text" in s:
+            parts = [{"text": s["text"]}]
+        else:
+            name, args = tool_call(tools, s)
+            parts = [{"functionCall": {"name": name, "args": args}}]
+        answer = {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],
+                  "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
+                  "modelVersion": "gemini-2.5-flash"}
+        if stream:
+            return self.sse([answer])
+        self.send(200, answer)
 
 
 server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)

@@ -1,0 +1,89 @@
+# Helpers for tests/agents/run (sourced, one agent per process): a case is a fresh git
+# workspace and home, a scripted model server (model_server.py) playing the case's turns, and
+# rewind's hooks installed by `rewind init`; `turn` runs the real agent for one prompt.
+# Each check prints `ok - ...` or `not ok - ...`; run numbers them.
+
+check() { # check DESCRIPTION COMMAND...: one TAP line for $AGENT
+  local what=$1; shift
+  if "$@" >/dev/null 2>&1; then echo "ok - $AGENT: $CASE: $what"; else echo "not ok - $AGENT: $CASE: $what"; fi
+}
+same() { cmp -s "$1" "$2"; }
+same_tree() { diff -r "$1" "$2"; }
+is_dir() { [ -d "$1" ] && [ ! -L "$1" ]; }
+is_file() { [ -f "$1" ] && [ ! -L "$1" ]; }
+gone() { [ ! -e "$1" ] && [ ! -L "$1" ]; }
+rw() { (cd "${RW_DIR:-$WS}" && HOME="$H" rewind "$@"); }
+saw() { grep -q -- "$1" "$2"; } # saw TEXT FILE
+
+# begin_case NAME SCRIPT_JSON [INIT_ARGS...]: a workspace with a seed commit (run `seed` first
+# to add files), the server, the hooks; sets WS, H (home), PORT.
+begin_case() {
+  CASE=$1
+  local script=$2; shift 2
+  H=$(mktemp -d "$TMP_ROOT/$AGENT-$CASE-home.XXXX") WS=$(mktemp -d "$TMP_ROOT/$AGENT-$CASE-ws.XXXX")
+  WS=$(cd "$WS" && pwd -P)
+  printf '%s\n' "$script" > "$H/script.json"
+  (cd "$WS" && git init -q && printf 'seed\n' > README.md && { [ -z "${SEED:-}" ] || eval "$SEED"; } &&
+    git add -A && git -c user.email=t@t -c user.name=t commit -qm seed)
+  MODEL_LOG="$H/model.log" python3 "$ROOT/tests/agents/model_server.py" "$H/port" "$WS" "$H/script.json" &
+  SERVER=$!
+  for _ in $(seq 50); do [ -s "$H/port" ] && break; sleep 0.1; done
+  PORT=$(cat "$H/port")
+  (cd "$WS" && HOME="$H" rewind init "$AGENT" "$@" >"$H/init.out" 2>&1)
+  local settings="$WS/$(config_dir)/settings.json"
+  [[ " $* " == *" --user "* ]] && settings="$H/$(config_dir)/settings.json"
+  python3 "$ROOT/tests/agents/add_capture.py" "$settings" "$AGENT" "$ROOT/tests/agents/capture $H/payloads"
+  agent_home
+  TURNS=0
+}
+
+end_case() {
+  kill "$SERVER" 2>/dev/null; wait "$SERVER" 2>/dev/null
+  if [ -n "${CAPTURE:-}" ]; then mkdir -p "$CAPTURE/$AGENT/$CASE" && cp -a "$H/payloads/." "$CAPTURE/$AGENT/$CASE/" 2>/dev/null; fi
+  echo "# $AGENT: $CASE: workspace $WS, home $H"
+}
+
+config_dir() { case $AGENT in claude-code) echo .claude ;; qwen-code) echo .qwen ;; gemini-cli) echo .gemini ;; esac; }
+
+agent_home() { # what each agent needs in its home to run headless against the server
+  if [ "$AGENT" = gemini-cli ]; then
+    mkdir -p "$H/.gemini"
+    python3 - "$H/.gemini" "$WS" <<'PY'
+import json, os, sys
+d, ws = sys.argv[1:3]
+p = os.path.join(d, "settings.json")
+s = json.load(open(p)) if os.path.exists(p) else {}
+s.setdefault("security", {}).setdefault("auth", {})["selectedType"] = "gemini-api-key"
+json.dump(s, open(p, "w"), indent=2)
+json.dump({ws: "TRUST_FOLDER"}, open(os.path.join(d, "trustedFolders.json"), "w"))
+PY
+  fi
+}
+
+# turn PROMPT [DIR]: the agent answers one prompt in DIR (default the workspace); the second and
+# later turns of a case continue the agent's session. Returns the agent's exit code.
+turn() {
+  local prompt=$1 dir=${2:-$WS} more=()
+  TURNS=$((TURNS + 1))
+  local url="http://127.0.0.1:$PORT"
+  case $AGENT in
+    claude-code)
+      [ "$TURNS" -gt 1 ] && more=(--continue)
+      (cd "$dir" && ANTHROPIC_BASE_URL=$url ANTHROPIC_API_KEY=sk-scripted IS_SANDBOX=1 \
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 HOME="$H" \
+        timeout "$TURN_TIMEOUT" claude -p "$prompt" "${more[@]}" --model claude-sonnet-4-5 \
+          --permission-mode acceptEdits --allowedTools Write Bash --output-format json) ;;
+    qwen-code)
+      [ "$TURNS" -gt 1 ] && more=(--continue)
+      (cd "$dir" && OPENAI_BASE_URL="$url/v1" OPENAI_API_KEY=sk-scripted OPENAI_MODEL=scripted HOME="$H" \
+        timeout "$TURN_TIMEOUT" qwen -p "$prompt" "${more[@]}" --yolo --auth-type openai) ;;
+    gemini-cli)
+      [ "$TURNS" -gt 1 ] && more=(--resume latest)
+      (cd "$dir" && GOOGLE_GEMINI_BASE_URL=$url GEMINI_API_KEY=sk-scripted HOME="$H" \
+        timeout "$TURN_TIMEOUT" gemini -p "$prompt" "${more[@]}" -m gemini-2.5-flash --yolo --output-format json) ;;
+  esac >>"$H/agent.out" 2>&1
+}
+
+# The scripted steps, written once for all agents (model_server.py maps them to each one's tools).
+write_step() { printf '{"write": "%s", "content": "%s"}' "$1" "$2"; }
+shell_step() { python3 -c 'import json,sys; print(json.dumps({"shell": sys.argv[1], "background": sys.argv[2] == "bg"}))' "$1" "${2:-fg}"; }
