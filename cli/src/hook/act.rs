@@ -7,7 +7,7 @@
 
 use super::background::{self, Held};
 use super::between::{self, latest_turn};
-use super::event::{Action, Agent, Payload, Phase, Tool};
+use super::event::{Action, Payload, Phase, Tool};
 use super::pending::{self, Before};
 use super::root::{Place, work_path};
 use rewind_core::id::{SessionId, TurnId};
@@ -56,8 +56,6 @@ fn session(e: &mut NativeEngine, place: &Place, agent_session: &str) -> Result<S
         agent: Some(bound),
     };
     Ok(e.create_session(opts).map_err(say)?.id)
-}
-
 }
 
 fn key<'a>(
