@@ -15,6 +15,7 @@ pub(crate) use execute::{Finish, execute};
 pub(crate) use gather::{Change, Gathered, gather, gather_after, log_for};
 pub use history::{in_effect, undone_changes, undone_operations};
 pub(crate) use plan::{Plan, plan};
+pub(crate) use rollback::{put, state_of};
 pub use verbs::{ApplyOptions, ApplyOutcome, PreviewOptions, TargetOptions, apply, preview};
 pub(crate) use verbs::{execute_with_notice, outcome};
 pub use writes::RestoredFile;
@@ -52,6 +53,9 @@ pub enum UnsafeReason {
     FileReadFailed,
     /// The change cannot be undone: its before-state was never captured, or it is too large.
     UnsupportedCheckpoint,
+    /// A directory the rewind would remove (or replace by a file or link) holds something the
+    /// rewind does not remove: never overridden, not even by `force`.
+    DirectoryNotEmpty,
 }
 
 /// A path the apply would write.

@@ -8,6 +8,7 @@ use crate::hash::{ContentHash, display_opt};
 use crate::id::{CheckpointId, SessionId};
 use crate::load::{self, BlobError, Diagnostic};
 use crate::model::FileAction;
+use crate::node::{Node, dir_hash};
 use crate::patch::{self, LineStats};
 use crate::path::WorkPath;
 use crate::ports::{Store, Workspace};
@@ -223,13 +224,17 @@ fn plan_path(
             return Ok(plan);
         }
     }
-    match ws.read(&plan.path) {
-        Ok(bytes) => {
-            if bytes.is_some() {
+    match ws.node(&plan.path) {
+        Ok(node) => {
+            // A link's own bits mean nothing (and asking would follow it).
+            if node
+                .as_ref()
+                .is_some_and(|n| !matches!(n, Node::Symlink(_)))
+            {
                 plan.current_mode = ws.mode(&plan.path).unwrap_or(None);
             }
-            plan.current_hash = Some(bytes.as_deref().map(ContentHash::of));
-            plan.current = Some(bytes);
+            plan.current_hash = Some(node.as_ref().map(Node::hash));
+            plan.current = Some(node.map(|n| n.encode()));
         }
         Err(e) => {
             plan.conflict = Some(Conflict {
@@ -282,6 +287,57 @@ fn plan_path(
     Ok(plan)
 }
 
+impl PathPlan {
+    /// The path is a directory now.
+    pub(crate) fn is_dir_now(&self) -> bool {
+        self.current_hash == Some(Some(dir_hash()))
+    }
+    /// The restore makes it a directory.
+    pub(crate) fn restores_dir(&self) -> bool {
+        self.target_hash == Some(Some(dir_hash()))
+    }
+}
+
+/// A directory the rewind would remove or replace must hold nothing but paths the rewind
+/// removes: anything else (the person's file, an ignored build output, an entry the session
+/// never recorded) makes it a conflict no policy overrides, so no one's files go with it.
+fn guard_directories(ws: &mut dyn Workspace, paths: &mut [PathPlan]) {
+    let removed: BTreeSet<WorkPath> = paths
+        .iter()
+        .filter(|p| p.target == Some(None))
+        .map(|p| p.path.clone())
+        .collect();
+    for p in paths.iter_mut() {
+        if p.unchanged || !p.is_dir_now() || p.restores_dir() {
+            continue;
+        }
+        let kept: Vec<String> = match ws.dir_entries(&p.path) {
+            Ok(names) => names
+                .into_iter()
+                .filter(|n| {
+                    WorkPath::parse(&format!("{}/{n}", p.path))
+                        .map_or(true, |c| !removed.contains(&c))
+                })
+                .collect(),
+            Err(e) => vec![format!("(unlistable: {e})")],
+        };
+        if kept.is_empty() {
+            continue;
+        }
+        p.merged = None;
+        p.conflict = Some(Conflict {
+            reason: UnsafeReason::DirectoryNotEmpty,
+            current: p.current_hash.clone(),
+            expected: None,
+            message: format!(
+                "{} is a directory that holds what this rewind does not remove ({}); it is kept",
+                p.path,
+                kept.join(", ")
+            ),
+        });
+    }
+}
+
 /// Simulate undoing `gathered` against the workspace.
 pub(crate) fn plan(
     store: &dyn Store,
@@ -297,6 +353,7 @@ pub(crate) fn plan(
     for (path, chain) in by_path {
         paths.push(plan_path(store, ws, path, chain)?);
     }
+    guard_directories(ws, &mut paths);
     Ok(Plan {
         session,
         paths,

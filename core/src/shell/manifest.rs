@@ -19,7 +19,8 @@ pub(crate) const MAX_DEPTH: u32 = 32;
 pub enum Untracked {
     /// Larger than the configured maximum file size.
     TooLarge,
-    /// A symbolic link: never followed, never restored.
+    /// A symbolic link in a manifest written before links were tracked (tag 3); new
+    /// snapshots store a link's target as a version of its path.
     Symlink,
     /// A socket, fifo or device.
     Special,
@@ -137,7 +138,8 @@ impl Manifest {
         }
     }
 
-    /// Every content hash the manifest references.
+    /// Every content hash the manifest references (a directory's too: its tagged form is a
+    /// blob every restore of a directory reads).
     pub fn hashes(&self) -> impl Iterator<Item = &ContentHash> {
         self.entries.values().filter_map(|e| match &e.state {
             State::Tracked(v) => Some(&v.hash),
@@ -145,7 +147,15 @@ impl Manifest {
         })
     }
 
-    /// The bytes of every tracked file.
+    /// How many regular files it tracks (directories and links not counted).
+    pub(crate) fn file_count(&self) -> u64 {
+        self.entries
+            .values()
+            .filter(|e| matches!(&e.state, State::Tracked(v) if v.kind.is_file()))
+            .count() as u64
+    }
+
+    /// The bytes of every tracked file (directories count 0, links their target's length).
     pub(crate) fn tracked_bytes(&self) -> u64 {
         self.entries
             .values()
@@ -174,6 +184,7 @@ mod tests {
                 hash: ContentHash::of(hash),
                 size: hash.len() as u64,
                 mode: Some(0o644),
+                kind: crate::model::NodeKind::File,
             }),
             stat: Stat {
                 size: hash.len() as u64,
