@@ -57,8 +57,14 @@ pub(crate) fn execute(p: &mut Ports<'_>, plan: &Plan, finish: Finish) -> Result<
     if let Err(e) = finish_commit(p, &journal, &finish) {
         return Err(after_failed_commit(p, &session, &journal.id, e, &written));
     }
-    let restored = writes
-        .iter()
+    // Reported newest change first, as before directories had an order of their own to be
+    // written in.
+    let mut reported: Vec<&PlannedWrite<'_>> = writes.iter().collect();
+    reported.sort_by(|a, b| {
+        (b.plan.newest_seq.cmp(&a.plan.newest_seq)).then(a.plan.path.cmp(&b.plan.path))
+    });
+    let restored = reported
+        .into_iter()
         .map(|w| RestoredFile {
             path: w.plan.path.to_string(),
             action: PathPlan::action_of(&w.bytes),
