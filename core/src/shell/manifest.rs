@@ -259,6 +259,46 @@ mod tests {
     }
 
     #[test]
+    fn directories_and_links_round_trip_and_old_tags_still_load() {
+        use crate::model::NodeKind;
+        use crate::node::Node;
+        let mut m = manifest(&[("a", b"1", 1)]);
+        let link = Node::Symlink(b"a".to_vec());
+        for (p, node, mode) in [("d", Node::Dir, Some(0o750)), ("l", link, None)] {
+            let bytes = node.encode();
+            let v = crate::node::version_of(node.hash(), &bytes, mode);
+            let mut e = entry(b"x", 2);
+            e.state = State::Tracked(v);
+            m.entries.insert(WorkPath::parse(p).expect("valid"), e);
+        }
+        let mut back = Manifest::default();
+        back.apply(Stored::decode(&m.stored(None).encode()).expect("decodes"));
+        assert_eq!(back, m);
+        let kinds: Vec<NodeKind> = back
+            .entries
+            .values()
+            .filter_map(|e| match &e.state {
+                State::Tracked(v) => Some(v.kind),
+                State::Untracked(_) => None,
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            [NodeKind::File, NodeKind::Directory, NodeKind::Symlink]
+        );
+        assert_eq!(back.file_count(), 1);
+        // A manifest written before links were tracked (tag 3) still loads.
+        let mut old = manifest(&[("a", b"1", 1)]);
+        old.entries
+            .get_mut(&WorkPath::parse("a").expect("valid"))
+            .expect("a")
+            .state = State::Untracked(Untracked::Symlink);
+        let bytes = old.stored(None).encode();
+        assert!(bytes.contains(&3));
+        assert_eq!(Stored::decode(&bytes).expect("decodes").entries.len(), 1);
+    }
+
+    #[test]
     fn malformed_bytes_are_an_error_not_a_panic() {
         let good = manifest(&[("a", b"1", 1)]).stored(None).encode();
         for cut in 0..good.len() {
