@@ -26,15 +26,16 @@ pub(crate) fn put(
 ) -> Result<(), crate::HostError> {
     let dir_now = now == Some(NodeKind::Directory);
     let node = bytes.clone().map(Node::decode);
-    if now == Some(NodeKind::Symlink) {
-        ws.remove(path)?;
+    let link_now = now == Some(NodeKind::Symlink);
+    if link_now {
+        ws.remove_link(path)?;
     }
     if dir_now && !node.as_ref().is_some_and(Node::is_dir) {
         ws.remove_dir(path)?;
     }
     match node {
         Some(Node::Dir) => {
-            if !dir_now {
+            if !dir_now && !link_now {
                 ws.remove(path)?;
             }
             ws.make_dir(path, mode)
@@ -44,12 +45,12 @@ pub(crate) fn put(
             mode.map_or(Ok(()), |m| ws.set_mode(path, m))
         }
         Some(Node::Symlink(target)) => {
-            if !dir_now {
+            if !dir_now && !link_now {
                 ws.remove(path)?;
             }
             ws.make_symlink(path, &target)
         }
-        None if dir_now => Ok(()),
+        None if dir_now || link_now => Ok(()),
         None => ws.remove(path),
     }
 }

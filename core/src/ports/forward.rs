@@ -78,6 +78,9 @@ impl<W: Workspace + ?Sized> Workspace for &mut W {
     fn remove_dir(&mut self, path: &WorkPath) -> Result<(), HostError> {
         (**self).remove_dir(path)
     }
+    fn remove_link(&mut self, path: &WorkPath) -> Result<(), HostError> {
+        (**self).remove_link(path)
+    }
     fn dir_entries(&mut self, path: &WorkPath) -> Result<Vec<String>, HostError> {
         (**self).dir_entries(path)
     }
@@ -116,6 +119,9 @@ impl<W: Workspace + ?Sized> Workspace for Box<W> {
     }
     fn remove_dir(&mut self, path: &WorkPath) -> Result<(), HostError> {
         (**self).remove_dir(path)
+    }
+    fn remove_link(&mut self, path: &WorkPath) -> Result<(), HostError> {
+        (**self).remove_link(path)
     }
     fn dir_entries(&mut self, path: &WorkPath) -> Result<Vec<String>, HostError> {
         (**self).dir_entries(path)

@@ -316,6 +316,12 @@ pub trait Workspace {
     fn remove_dir(&mut self, _path: &WorkPath) -> Result<(), HostError> {
         Ok(())
     }
+    /// Remove the symbolic link at `path` itself, never what it leads to (`remove` acts on
+    /// what a link leads to); a missing one is fine. The default (a host without links) is
+    /// `remove`.
+    fn remove_link(&mut self, path: &WorkPath) -> Result<(), HostError> {
+        self.remove(path)
+    }
     /// The names a directory holds (none when it is missing). The default has none.
     fn dir_entries(&mut self, _path: &WorkPath) -> Result<Vec<String>, HostError> {
         Ok(Vec::new())

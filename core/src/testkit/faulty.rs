@@ -179,6 +179,10 @@ impl<W: Workspace> Workspace for Faulty<W> {
         self.check(FaultOp::Remove, path)?;
         self.inner.remove_dir(path)
     }
+    fn remove_link(&mut self, path: &WorkPath) -> Result<(), HostError> {
+        self.check(FaultOp::Remove, path)?;
+        self.inner.remove_link(path)
+    }
     fn dir_entries(&mut self, path: &WorkPath) -> Result<Vec<String>, HostError> {
         self.inner.dir_entries(path)
     }

@@ -216,10 +216,6 @@ impl Workspace for DiskWorkspace {
     }
 
     fn remove(&mut self, path: &WorkPath) -> Result<(), HostError> {
-        // A link goes itself, wherever it leads (a directory, nowhere).
-        if self.unlink(path)? {
-            return Ok(());
-        }
         let (entry, disk, meta) = match self.walk(path, None)? {
             Lookup::Entry { entry, meta } => (entry.clone(), entry, meta),
             Lookup::Link { entry, real, meta } => (entry, real, meta),
@@ -247,6 +243,10 @@ impl Workspace for DiskWorkspace {
 
     fn make_dir(&mut self, path: &WorkPath, mode: Option<u32>) -> Result<(), HostError> {
         self.make_dir_at(path, mode)
+    }
+
+    fn remove_link(&mut self, path: &WorkPath) -> Result<(), HostError> {
+        self.unlink(path).map(|_| ())
     }
 
     fn remove_dir(&mut self, path: &WorkPath) -> Result<(), HostError> {

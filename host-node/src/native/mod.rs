@@ -141,6 +141,13 @@ impl Workspace for NativeWorkspace {
         self.hook.after_write();
         Ok(())
     }
+    fn remove_link(&mut self, path: &WorkPath) -> Result<(), HostError> {
+        self.check_writable(path)?;
+        self.disk.remove_link(path)?;
+        #[cfg(feature = "crash-hook")]
+        self.hook.after_write();
+        Ok(())
+    }
     fn dir_entries(&mut self, path: &WorkPath) -> Result<Vec<String>, HostError> {
         self.disk.dir_entries(path)
     }
