@@ -5,7 +5,7 @@
 use super::Error;
 use super::plan::{PathPlan, Plan};
 use super::rollback::{after_failed_commit, changed_anyway, give_up, put, state_of};
-use super::writes::{Executed, PlannedWrite, RestoredFile, choose};
+use super::writes::{Executed, PlannedWrite, RestoredFile, choose, reported};
 use crate::batch::{Batch, Precondition, Write};
 use crate::conversation::ConversationPlan;
 use crate::ctx::Ports;
@@ -57,13 +57,7 @@ pub(crate) fn execute(p: &mut Ports<'_>, plan: &Plan, finish: Finish) -> Result<
     if let Err(e) = finish_commit(p, &journal, &finish) {
         return Err(after_failed_commit(p, &session, &journal.id, e, &written));
     }
-    // Reported newest change first, as before directories had an order of their own to be
-    // written in.
-    let mut reported: Vec<&PlannedWrite<'_>> = writes.iter().collect();
-    reported.sort_by(|a, b| {
-        (b.plan.newest_seq.cmp(&a.plan.newest_seq)).then(a.plan.path.cmp(&b.plan.path))
-    });
-    let restored = reported
+    let restored = reported(&writes)
         .into_iter()
         .map(|w| RestoredFile {
             path: w.plan.path.to_string(),
@@ -113,8 +107,8 @@ fn journal_for(
 ) -> Result<Journal, Error> {
     let session = plan.session.clone();
     let journal_id: JournalId = p.mint();
-    let files: Vec<OpFile> = writes
-        .iter()
+    let files: Vec<OpFile> = reported(writes)
+        .into_iter()
         .map(|w| OpFile {
             path: w.plan.path.clone(),
             action: PathPlan::action_of(&w.bytes),

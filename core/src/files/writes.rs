@@ -121,6 +121,16 @@ pub(super) fn choose(plan: &Plan, policy: Policy) -> (Vec<PlannedWrite<'_>>, Vec
     (writes, blocked)
 }
 
+/// The writes as reported (and recorded in the operation): newest change first, then by path,
+/// whatever order directories need them written in (the journal keeps that one).
+pub(super) fn reported<'w, 'p>(writes: &'w [PlannedWrite<'p>]) -> Vec<&'w PlannedWrite<'p>> {
+    let mut out: Vec<&PlannedWrite<'_>> = writes.iter().collect();
+    out.sort_by(|a, b| {
+        (b.plan.newest_seq.cmp(&a.plan.newest_seq)).then(a.plan.path.cmp(&b.plan.path))
+    });
+    out
+}
+
 /// Whether the write takes a directory away (removes it, or puts a file or link in its place).
 fn clears_dir(w: &PlannedWrite<'_>) -> bool {
     w.plan.is_dir_now() && !w.plan.restores_dir()
