@@ -99,6 +99,7 @@ pub mod load;
 #[cfg(feature = "mem")]
 pub mod mem;
 pub mod model;
+pub mod node;
 pub mod patch;
 pub mod path;
 pub mod ports;

@@ -55,6 +55,7 @@ fn conflict(t: &mut String, style: &Style, f: &FileDiff) {
         Some(UnsafeReason::CheckpointUnreadable) => "the content to restore is unreadable",
         Some(UnsafeReason::FileReadFailed) => "the file could not be read",
         Some(UnsafeReason::UnsupportedCheckpoint) => "its earlier state was not captured",
+        Some(UnsafeReason::DirectoryNotEmpty) => "a directory that holds what the rewind keeps",
         None => "not restorable",
     };
     let how = if f.mergeable {

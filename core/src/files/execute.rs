@@ -4,13 +4,12 @@
 
 use super::Error;
 use super::plan::{PathPlan, Plan};
-use super::rollback::{after_failed_commit, changed_anyway, give_up, put};
-use super::writes::{Executed, PlannedWrite, RestoredFile, choose};
+use super::rollback::{after_failed_commit, changed_anyway, give_up, put, state_of};
+use super::writes::{Executed, PlannedWrite, RestoredFile, choose, reported};
 use crate::batch::{Batch, Precondition, Write};
 use crate::conversation::ConversationPlan;
 use crate::ctx::Ports;
 use crate::error::HostErrorKind;
-use crate::hash::ContentHash;
 use crate::id::{JournalId, OperationId};
 use crate::load::{self, encode};
 use crate::model::{
@@ -58,8 +57,8 @@ pub(crate) fn execute(p: &mut Ports<'_>, plan: &Plan, finish: Finish) -> Result<
     if let Err(e) = finish_commit(p, &journal, &finish) {
         return Err(after_failed_commit(p, &session, &journal.id, e, &written));
     }
-    let restored = writes
-        .iter()
+    let restored = reported(&writes)
+        .into_iter()
         .map(|w| RestoredFile {
             path: w.plan.path.to_string(),
             action: PathPlan::action_of(&w.bytes),
@@ -108,8 +107,8 @@ fn journal_for(
 ) -> Result<Journal, Error> {
     let session = plan.session.clone();
     let journal_id: JournalId = p.mint();
-    let files: Vec<OpFile> = writes
-        .iter()
+    let files: Vec<OpFile> = reported(writes)
+        .into_iter()
         .map(|w| OpFile {
             path: w.plan.path.clone(),
             action: PathPlan::action_of(&w.bytes),
@@ -195,10 +194,9 @@ fn write_all<'w, 'p>(
     p: &mut Ports<'_>,
     writes: &'w [PlannedWrite<'p>],
 ) -> Result<Vec<&'w PlannedWrite<'p>>, WriteFailure<'w, 'p>> {
-    let hash = |b: &Option<Vec<u8>>| b.as_deref().map(ContentHash::of);
     let mut written: Vec<&PlannedWrite<'_>> = Vec::new();
     for w in writes {
-        let now = p.workspace.read(&w.plan.path).map(|b| hash(&b));
+        let now = state_of(p.workspace, &w.plan.path);
         let mut attempted = false;
         let step = match now {
             Err(e) => Err(format!("re-reading {} failed: {e}", w.plan.path)),
@@ -207,7 +205,13 @@ fn write_all<'w, 'p>(
             }
             Ok(_) => {
                 attempted = true;
-                put(p.workspace, &w.plan.path, &w.bytes, w.mode())
+                let dir_now = w.plan.is_dir_now();
+                let mode = match w.plan.restores_dir() {
+                    true => w.plan.target_mode.filter(|_| !dir_now).or(w.mode()),
+                    false => w.mode(),
+                };
+                let now = w.prior().as_deref().map(crate::node::kind_of);
+                put(p.workspace, &w.plan.path, &w.bytes, mode, now)
                     .map_err(|e| format!("writing {} failed: {e}", w.plan.path))
             }
         };

@@ -2,6 +2,7 @@
 //! checkpoint, undo, `both`) goes through this one planner, so none skips the conflict check.
 
 mod diff;
+mod dirs;
 mod execute;
 mod gather;
 pub mod history;
@@ -11,10 +12,12 @@ mod verbs;
 mod writes;
 
 pub use diff::{DiffAction, DiffHunk, DiffLine, DiffStats, FileDiff, LineKind, RewindDiff, diff};
+pub(crate) use dirs::plan;
 pub(crate) use execute::{Finish, execute};
 pub(crate) use gather::{Change, Gathered, gather, gather_after, log_for};
 pub use history::{in_effect, undone_changes, undone_operations};
-pub(crate) use plan::{Plan, plan};
+pub(crate) use plan::Plan;
+pub(crate) use rollback::{put, state_of};
 pub use verbs::{ApplyOptions, ApplyOutcome, PreviewOptions, TargetOptions, apply, preview};
 pub(crate) use verbs::{execute_with_notice, outcome};
 pub use writes::RestoredFile;
@@ -52,6 +55,9 @@ pub enum UnsafeReason {
     FileReadFailed,
     /// The change cannot be undone: its before-state was never captured, or it is too large.
     UnsupportedCheckpoint,
+    /// A directory the rewind would remove (or replace by a file or link) holds something the
+    /// rewind does not remove: never overridden, not even by `force`.
+    DirectoryNotEmpty,
 }
 
 /// A path the apply would write.

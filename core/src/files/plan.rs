@@ -2,16 +2,17 @@
 //! Each change expects its `after` on disk (or the state the newer simulated change left); a
 //! mismatch makes the path unsafe. Nothing is written here.
 
-use super::gather::{Change, Gathered};
+use super::gather::Change;
 use super::{Error, Preview, PreviewStats, SafeFile, UnsafeFile, UnsafeReason};
 use crate::hash::{ContentHash, display_opt};
 use crate::id::{CheckpointId, SessionId};
 use crate::load::{self, BlobError, Diagnostic};
 use crate::model::FileAction;
+use crate::node::Node;
 use crate::patch::{self, LineStats};
 use crate::path::WorkPath;
 use crate::ports::{Store, Workspace};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// Why a path is unsafe, with the hashes that show it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -185,7 +186,7 @@ fn walk_back(plan: &mut PathPlan, chain: &[&Change], mut simulated: Option<Conte
     mismatch_at_newest
 }
 
-fn plan_path(
+pub(super) fn plan_path(
     store: &dyn Store,
     ws: &mut dyn Workspace,
     path: WorkPath,
@@ -223,13 +224,17 @@ fn plan_path(
             return Ok(plan);
         }
     }
-    match ws.read(&plan.path) {
-        Ok(bytes) => {
-            if bytes.is_some() {
+    match ws.node(&plan.path) {
+        Ok(node) => {
+            // A link's own bits mean nothing (and asking would follow it).
+            if node
+                .as_ref()
+                .is_some_and(|n| !matches!(n, Node::Symlink(_)))
+            {
                 plan.current_mode = ws.mode(&plan.path).unwrap_or(None);
             }
-            plan.current_hash = Some(bytes.as_deref().map(ContentHash::of));
-            plan.current = Some(bytes);
+            plan.current_hash = Some(node.as_ref().map(Node::hash));
+            plan.current = Some(node.map(|n| n.encode()));
         }
         Err(e) => {
             plan.conflict = Some(Conflict {
@@ -280,30 +285,6 @@ fn plan_path(
         plan.merged = merge(store, &chain, &current)?;
     }
     Ok(plan)
-}
-
-/// Simulate undoing `gathered` against the workspace.
-pub(crate) fn plan(
-    store: &dyn Store,
-    ws: &mut dyn Workspace,
-    session: SessionId,
-    gathered: Gathered,
-) -> Result<Plan, Error> {
-    let mut by_path: BTreeMap<WorkPath, Vec<&Change>> = BTreeMap::new();
-    for c in &gathered.changes {
-        by_path.entry(c.path.clone()).or_default().push(c);
-    }
-    let mut paths = Vec::with_capacity(by_path.len());
-    for (path, chain) in by_path {
-        paths.push(plan_path(store, ws, path, chain)?);
-    }
-    Ok(Plan {
-        session,
-        paths,
-        unreadable: gathered.unreadable,
-        reverted: gathered.reverted,
-        checkpoints: gathered.checkpoints,
-    })
 }
 
 /// A hash for a sentence: its first 12 hex digits, or `missing`.

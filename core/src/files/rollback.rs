@@ -6,24 +6,61 @@ use super::Error;
 use super::writes::{Executed, PlannedWrite};
 use crate::batch::{Batch, Precondition, Write};
 use crate::ctx::Ports;
+use crate::hash::ContentHash;
 use crate::id::{JournalId, SessionId};
 use crate::load::encode;
+use crate::model::NodeKind;
 use crate::model::{Operation, OperationKind};
+use crate::node::{Node, kind_of};
 use crate::path::WorkPath;
 
-pub(super) fn put(
+/// Make `path` hold `bytes` (a node's byte form; `None`: nothing), given what it is now
+/// (`now`: the byte form there, `None` when nothing is): a directory is only ever removed
+/// empty; a link or file in the way is removed first (a link is never written through).
+pub(crate) fn put(
     ws: &mut dyn crate::ports::Workspace,
     path: &WorkPath,
     bytes: &Option<Vec<u8>>,
     mode: Option<u32>,
+    now: Option<NodeKind>,
 ) -> Result<(), crate::HostError> {
-    match bytes {
-        Some(b) => {
-            ws.write(path, b)?;
+    let dir_now = now == Some(NodeKind::Directory);
+    let node = bytes.clone().map(Node::decode);
+    let link_now = now == Some(NodeKind::Symlink);
+    if link_now {
+        ws.remove_link(path)?;
+    }
+    if dir_now && !node.as_ref().is_some_and(Node::is_dir) {
+        ws.remove_dir(path)?;
+    }
+    match node {
+        Some(Node::Dir) => {
+            if !dir_now && !link_now {
+                ws.remove(path)?;
+            }
+            ws.make_dir(path, mode)
+        }
+        Some(Node::File(b)) => {
+            ws.write(path, &b)?;
             mode.map_or(Ok(()), |m| ws.set_mode(path, m))
         }
+        Some(Node::Symlink(target)) => {
+            if !dir_now && !link_now {
+                ws.remove(path)?;
+            }
+            ws.make_symlink(path, &target)
+        }
+        None if dir_now || link_now => Ok(()),
         None => ws.remove(path),
     }
+}
+
+/// The hash of what `path` holds now, its type included (`None`: nothing).
+pub(crate) fn state_of(
+    ws: &mut dyn crate::ports::Workspace,
+    path: &WorkPath,
+) -> Result<Option<ContentHash>, crate::HostError> {
+    Ok(ws.node(path)?.as_ref().map(Node::hash))
 }
 
 /// Put every written path back as the journal holds it, newest write first, and make that
@@ -31,8 +68,15 @@ pub(super) fn put(
 /// still bring a written version back).
 fn roll_back(p: &mut Ports<'_>, written: &[&PlannedWrite<'_>]) -> Result<(), String> {
     for w in written.iter().rev() {
-        put(p.workspace, &w.plan.path, w.prior(), w.plan.current_mode)
-            .map_err(|e| format!("restoring {} failed: {e}", w.plan.path))?;
+        let now = w.bytes.as_deref().map(kind_of);
+        put(
+            p.workspace,
+            &w.plan.path,
+            w.prior(),
+            w.plan.current_mode,
+            now,
+        )
+        .map_err(|e| format!("restoring {} failed: {e}", w.plan.path))?;
     }
     p.workspace
         .sync()
@@ -42,8 +86,8 @@ fn roll_back(p: &mut Ports<'_>, written: &[&PlannedWrite<'_>]) -> Result<(), Str
 /// Whether a path whose write failed no longer holds what was there before. A path that cannot
 /// even be read is assumed changed: putting its prior bytes back is always safe.
 pub(super) fn changed_anyway(p: &mut Ports<'_>, w: &PlannedWrite<'_>) -> bool {
-    match p.workspace.read(&w.plan.path) {
-        Ok(now) => now != *w.prior(),
+    match state_of(p.workspace, &w.plan.path) {
+        Ok(now) => now != *w.prior_hash(),
         Err(_) => true,
     }
 }

@@ -1,8 +1,8 @@
 //! The `preview` and `apply` verbs over a since / turn / checkpoint target.
 
+use super::dirs::plan;
 use super::execute::{Finish, execute};
 use super::gather::{gather, log_for};
-use super::plan::plan;
 use super::writes::{Executed, RestoredFile};
 use super::{Error, Preview, Target};
 use crate::batch::Batch;

@@ -6,6 +6,7 @@ use super::plan::{PathPlan, Plan};
 use crate::hash::ContentHash;
 use crate::id::OperationId;
 use crate::model::{FileAction, Policy};
+use crate::node::Node;
 use serde::Serialize;
 
 /// A path the apply wrote.
@@ -44,7 +45,10 @@ pub(super) struct PlannedWrite<'a> {
 impl PlannedWrite<'_> {
     /// The mode to set after writing: the recorded one, when it differs from the file's now.
     pub(super) fn mode(&self) -> Option<u32> {
-        self.bytes.as_ref()?;
+        let bytes = self.bytes.as_ref()?;
+        if matches!(Node::decode(bytes.clone()), Node::Symlink(_)) {
+            return None;
+        }
         self.plan
             .target_mode
             .filter(|m| Some(*m) != self.plan.current_mode)
@@ -107,11 +111,58 @@ pub(super) fn choose(plan: &Plan, policy: Policy) -> (Vec<PlannedWrite<'_>>, Vec
             None => blocked.push(p.path.to_string()),
         }
     }
+    keep_dirs_of_blocked(&mut writes, &mut blocked);
     writes.sort_by(|a, b| {
-        b.plan
-            .newest_seq
-            .cmp(&a.plan.newest_seq)
+        order(a)
+            .cmp(&order(b))
+            .then(b.plan.newest_seq.cmp(&a.plan.newest_seq))
             .then(a.plan.path.cmp(&b.plan.path))
     });
     (writes, blocked)
+}
+
+/// The writes as reported (and recorded in the operation): newest change first, then by path,
+/// whatever order directories need them written in (the journal keeps that one).
+pub(super) fn reported<'w, 'p>(writes: &'w [PlannedWrite<'p>]) -> Vec<&'w PlannedWrite<'p>> {
+    let mut out: Vec<&PlannedWrite<'_>> = writes.iter().collect();
+    out.sort_by(|a, b| {
+        (b.plan.newest_seq.cmp(&a.plan.newest_seq)).then(a.plan.path.cmp(&b.plan.path))
+    });
+    out
+}
+
+/// Whether the write takes a directory away (removes it, or puts a file or link in its place).
+fn clears_dir(w: &PlannedWrite<'_>) -> bool {
+    w.plan.is_dir_now() && !w.plan.restores_dir()
+}
+
+/// Where a write goes in the apply: first everything that removes or takes a directory away,
+/// deepest first (a directory is emptied before it goes); then everything that creates,
+/// deepest last (a directory exists, with its mode, before anything is put in it). Rolling
+/// back in reverse order undoes it in the order that works the other way.
+fn order(w: &PlannedWrite<'_>) -> (u8, i64) {
+    let depth = w.plan.path.as_str().matches('/').count() as i64;
+    match w.bytes.is_none() || clears_dir(w) {
+        true => (0, -depth),
+        false => (1, depth),
+    }
+}
+
+/// A directory whose removal needs a path the policy leaves unwritten (skip, or a conflict
+/// force does not override) stays, and so is not written either.
+fn keep_dirs_of_blocked(writes: &mut Vec<PlannedWrite<'_>>, blocked: &mut Vec<String>) {
+    loop {
+        let before = writes.len();
+        let (kept, rest): (Vec<_>, Vec<_>) = std::mem::take(writes).into_iter().partition(|w| {
+            clears_dir(w)
+                && blocked
+                    .iter()
+                    .any(|b| b.starts_with(&format!("{}/", w.plan.path)))
+        });
+        *writes = rest;
+        blocked.extend(kept.iter().map(|w| w.plan.path.to_string()));
+        if writes.len() == before {
+            return;
+        }
+    }
 }

@@ -22,7 +22,29 @@ pub enum CheckpointKind {
     Manual,
 }
 
-/// A present file's identity: hash, size and (when the host knows it) its mode bits.
+/// What a recorded version of a path is. Rows written before directories and links were
+/// recorded have no `kind`: they are files.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NodeKind {
+    /// A regular file: `hash` is its bytes'.
+    #[default]
+    File,
+    /// A directory: no bytes; `hash` is the one every directory has ([`crate::node::dir_hash`]).
+    Directory,
+    /// A symbolic link: `hash` is that of its tagged target ([`crate::node::Node`]).
+    Symlink,
+}
+
+impl NodeKind {
+    /// Whether this is the default (a file): the field is then left out of the JSON.
+    pub fn is_file(&self) -> bool {
+        *self == Self::File
+    }
+}
+
+/// A present path's identity: hash, size and (when the host knows it) its mode bits; a
+/// directory or a symbolic link says so in `kind`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FileVersion {
@@ -34,6 +56,9 @@ pub struct FileVersion {
     /// browsers): a restore then leaves the mode to the host's default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode: Option<u32>,
+    /// File (default, left out), directory or symbolic link.
+    #[serde(default, skip_serializing_if = "NodeKind::is_file")]
+    pub kind: NodeKind,
 }
 
 /// Whether the before-state of a change was captured.

@@ -9,7 +9,7 @@ mod session;
 mod snapshot;
 mod turn;
 
-pub use checkpoint::{Capture, Checkpoint, CheckpointKind, FileChange, FileVersion};
+pub use checkpoint::{Capture, Checkpoint, CheckpointKind, FileChange, FileVersion, NodeKind};
 pub use journal::{Journal, JournalEntry};
 pub use message::{Compaction, ForkOrigin, Message, MessageKind, MessageStatus, Part, Role};
 pub use operation::{FileAction, OpFile, OpTarget, Operation, OperationKind, Policy};

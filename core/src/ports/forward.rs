@@ -69,6 +69,24 @@ impl<W: Workspace + ?Sized> Workspace for &mut W {
     fn set_mode(&mut self, path: &WorkPath, mode: u32) -> Result<(), HostError> {
         (**self).set_mode(path, mode)
     }
+    fn node(&mut self, path: &WorkPath) -> Result<Option<crate::node::Node>, HostError> {
+        (**self).node(path)
+    }
+    fn make_dir(&mut self, path: &WorkPath, mode: Option<u32>) -> Result<(), HostError> {
+        (**self).make_dir(path, mode)
+    }
+    fn remove_dir(&mut self, path: &WorkPath) -> Result<(), HostError> {
+        (**self).remove_dir(path)
+    }
+    fn remove_link(&mut self, path: &WorkPath) -> Result<(), HostError> {
+        (**self).remove_link(path)
+    }
+    fn dir_entries(&mut self, path: &WorkPath) -> Result<Vec<String>, HostError> {
+        (**self).dir_entries(path)
+    }
+    fn make_symlink(&mut self, path: &WorkPath, target: &[u8]) -> Result<(), HostError> {
+        (**self).make_symlink(path, target)
+    }
     fn sync(&mut self) -> Result<(), HostError> {
         (**self).sync()
     }
@@ -92,6 +110,24 @@ impl<W: Workspace + ?Sized> Workspace for Box<W> {
     }
     fn set_mode(&mut self, path: &WorkPath, mode: u32) -> Result<(), HostError> {
         (**self).set_mode(path, mode)
+    }
+    fn node(&mut self, path: &WorkPath) -> Result<Option<crate::node::Node>, HostError> {
+        (**self).node(path)
+    }
+    fn make_dir(&mut self, path: &WorkPath, mode: Option<u32>) -> Result<(), HostError> {
+        (**self).make_dir(path, mode)
+    }
+    fn remove_dir(&mut self, path: &WorkPath) -> Result<(), HostError> {
+        (**self).remove_dir(path)
+    }
+    fn remove_link(&mut self, path: &WorkPath) -> Result<(), HostError> {
+        (**self).remove_link(path)
+    }
+    fn dir_entries(&mut self, path: &WorkPath) -> Result<Vec<String>, HostError> {
+        (**self).dir_entries(path)
+    }
+    fn make_symlink(&mut self, path: &WorkPath, target: &[u8]) -> Result<(), HostError> {
+        (**self).make_symlink(path, target)
     }
     fn sync(&mut self) -> Result<(), HostError> {
         (**self).sync()

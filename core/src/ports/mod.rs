@@ -7,6 +7,7 @@ use crate::error::HostError;
 use crate::hash::ContentHash;
 use crate::id::{CheckpointId, CommandId, MessageId, SessionId, TurnId};
 use crate::model::Millis;
+use crate::node::Node;
 use crate::path::WorkPath;
 
 mod forward;
@@ -298,6 +299,39 @@ pub trait Workspace {
     /// Set the permission bits of an existing file. Hosts without modes ignore it.
     fn set_mode(&mut self, _path: &WorkPath, _mode: u32) -> Result<(), HostError> {
         Ok(())
+    }
+    /// What the path holds now, its type included, without following a final symbolic link
+    /// (`None`: nothing there, or a parent is not a directory). The default knows only files.
+    fn node(&mut self, path: &WorkPath) -> Result<Option<Node>, HostError> {
+        Ok(self.read(path)?.map(Node::File))
+    }
+    /// Create a directory and any missing parents, with these permission bits (`None`: the
+    /// host's default); an existing directory keeps its entries and gets the mode. The default
+    /// (a host whose directories are only implied by its paths, like the browser's) does nothing.
+    fn make_dir(&mut self, _path: &WorkPath, _mode: Option<u32>) -> Result<(), HostError> {
+        Ok(())
+    }
+    /// Remove an empty directory; a missing one is fine, one that holds anything is an error
+    /// (the engine checks first; this is the host's own guard). The default does nothing.
+    fn remove_dir(&mut self, _path: &WorkPath) -> Result<(), HostError> {
+        Ok(())
+    }
+    /// Remove the symbolic link at `path` itself, never what it leads to (`remove` acts on
+    /// what a link leads to); a missing one is fine. The default (a host without links) is
+    /// `remove`.
+    fn remove_link(&mut self, path: &WorkPath) -> Result<(), HostError> {
+        self.remove(path)
+    }
+    /// The names a directory holds (none when it is missing). The default has none.
+    fn dir_entries(&mut self, _path: &WorkPath) -> Result<Vec<String>, HostError> {
+        Ok(Vec::new())
+    }
+    /// Make a symbolic link to `target` at a free path, creating parent directories. The
+    /// default (a host without links) refuses.
+    fn make_symlink(&mut self, path: &WorkPath, _target: &[u8]) -> Result<(), HostError> {
+        Err(HostError::io(format!(
+            "{path}: this workspace host has no symbolic links"
+        )))
     }
     /// Make every write and removal since the last call durable. A host may defer part of
     /// that work (natively: syncing the directories whose entries changed, once per directory

@@ -5,14 +5,16 @@
 use crate::error::HostError;
 use crate::path::WorkPath;
 
-/// What a walked entry is. Only regular files are read; links and other entries are recorded
-/// as untracked, never followed.
+/// What a walked entry is. Regular files are read, links' targets are read (never followed),
+/// directories are recorded with their mode; other entries are recorded as untracked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EntryKind {
     /// A regular file.
     File,
     /// A symbolic link (not followed: its target may lie outside the workspace).
     Symlink,
+    /// A directory (its entries are listed as entries of their own).
+    Dir,
     /// A socket, fifo or device.
     Other,
 }

@@ -98,8 +98,8 @@ pub(super) fn settle(p: &mut Ports<'_>, j: &Journal) -> Result<Settle, Error> {
 fn states(p: &mut Ports<'_>, j: &Journal) -> Result<Vec<Option<ContentHash>>, Stuck> {
     let mut states = Vec::with_capacity(j.entries.len());
     for e in &j.entries {
-        match p.workspace.read(&e.path) {
-            Ok(now) => states.push(now.as_deref().map(ContentHash::of)),
+        match crate::files::state_of(p.workspace, &e.path) {
+            Ok(now) => states.push(now),
             Err(err) => return Err(stuck(j, Some(&e.path), err.to_string())),
         }
     }
@@ -134,13 +134,17 @@ fn roll_back(
             },
             None => None,
         };
-        priors.push((&e.path, prior));
+        priors.push((&e.path, prior, &e.target));
     }
-    for (path, prior) in priors {
-        let put = match &prior {
-            Some(bytes) => p.workspace.write(path, bytes),
-            None => p.workspace.remove(path),
+    for (path, prior, written) in priors {
+        // What the path holds now is what the apply wrote: its kind is in that blob's form.
+        let now = match written {
+            Some(h) if h == &crate::node::dir_hash() => Some(crate::model::NodeKind::Directory),
+            Some(_) => p.workspace.node(path).ok().flatten().map(|n| n.kind()),
+            None => None,
         };
+        // A directory comes back with the host's default mode: the journal keeps no modes.
+        let put = crate::files::put(p.workspace, path, &prior, None, now);
         if let Err(err) = put {
             return Err(stuck(j, Some(path), err.to_string()));
         }

@@ -143,7 +143,7 @@ fn outcome(
         baseline,
         changed,
         untracked,
-        files: taken.manifest.hashes().count() as u64,
+        files: taken.manifest.file_count(),
         reread: taken.reread,
         skipped: taken.skipped,
         racy: taken.racy,
@@ -256,7 +256,7 @@ pub(super) fn attempt(
         operations: op_count,
         turn_id: Some(turn.id),
         taken_at: p.now(),
-        files: taken.manifest.hashes().count() as u64,
+        files: taken.manifest.file_count(),
         bytes: taken.manifest.tracked_bytes(),
     };
     batch.push(Write::PutWorkspaceSnapshot {

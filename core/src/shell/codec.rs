@@ -1,13 +1,16 @@
 //! The manifest's byte form: the magic `RWNDMAN1`, a form byte (0 full list, 1 delta + base
 //! hash + depth), the walk's start time, then the entries sorted by path, each a path, a tag
-//! (0 removed, 1 tracked + hash + size + mode, 2 too large, 3 symlink, 4 special) and its stat
-//! data. Integers are LEB128 varints, times little-endian `i64`, optional values a presence
+//! (0 removed, 1 file + hash + size + mode, 2 too large, 3 symlink not stored (manifests
+//! written before links were tracked), 4 special, 5 directory + mode, 6 symlink + hash of its
+//! tagged target + target length) and its stat data. Tags 5 and 6 were added with directories:
+//! older manifests hold none and still load unchanged. Integers are LEB128 varints, times little-endian `i64`, optional values a presence
 //! byte first, hashes their 32 raw bytes. Binary because a snapshot of a big tree decodes the
 //! previous manifest every time: there is nothing to parse but lengths.
 
 use super::manifest::{Entry, MAGIC, Malformed, State, Stored, Untracked};
 use crate::hash::ContentHash;
-use crate::model::FileVersion;
+use crate::model::{FileVersion, NodeKind};
+use crate::node::dir_hash;
 use crate::path::WorkPath;
 use crate::ports::Stat;
 
@@ -33,6 +36,15 @@ impl Stored {
                 continue;
             };
             match &e.state {
+                State::Tracked(v) if v.kind == NodeKind::Directory => {
+                    out.push(5);
+                    put_opt(&mut out, v.mode.map(u64::from));
+                }
+                State::Tracked(v) if v.kind == NodeKind::Symlink => {
+                    out.push(6);
+                    put_hash(&mut out, &v.hash);
+                    put_var(&mut out, v.size);
+                }
                 State::Tracked(v) => {
                     out.push(1);
                     put_hash(&mut out, &v.hash);
@@ -82,6 +94,19 @@ impl Stored {
                     hash: r.hash()?,
                     size: r.var()?,
                     mode: r.opt()?.map(|m| m as u32),
+                    kind: NodeKind::File,
+                }),
+                5 => State::Tracked(FileVersion {
+                    hash: dir_hash(),
+                    size: 0,
+                    mode: r.opt()?.map(|m| m as u32),
+                    kind: NodeKind::Directory,
+                }),
+                6 => State::Tracked(FileVersion {
+                    hash: r.hash()?,
+                    size: r.var()?,
+                    mode: None,
+                    kind: NodeKind::Symlink,
                 }),
                 2 => State::Untracked(Untracked::TooLarge),
                 3 => State::Untracked(Untracked::Symlink),

@@ -19,7 +19,8 @@ pub(crate) const MAX_DEPTH: u32 = 32;
 pub enum Untracked {
     /// Larger than the configured maximum file size.
     TooLarge,
-    /// A symbolic link: never followed, never restored.
+    /// A symbolic link in a manifest written before links were tracked (tag 3); new
+    /// snapshots store a link's target as a version of its path.
     Symlink,
     /// A socket, fifo or device.
     Special,
@@ -137,7 +138,8 @@ impl Manifest {
         }
     }
 
-    /// Every content hash the manifest references.
+    /// Every content hash the manifest references (a directory's too: its tagged form is a
+    /// blob every restore of a directory reads).
     pub fn hashes(&self) -> impl Iterator<Item = &ContentHash> {
         self.entries.values().filter_map(|e| match &e.state {
             State::Tracked(v) => Some(&v.hash),
@@ -145,7 +147,15 @@ impl Manifest {
         })
     }
 
-    /// The bytes of every tracked file.
+    /// How many regular files it tracks (directories and links not counted).
+    pub(crate) fn file_count(&self) -> u64 {
+        self.entries
+            .values()
+            .filter(|e| matches!(&e.state, State::Tracked(v) if v.kind.is_file()))
+            .count() as u64
+    }
+
+    /// The bytes of every tracked file (directories count 0, links their target's length).
     pub(crate) fn tracked_bytes(&self) -> u64 {
         self.entries
             .values()
@@ -174,6 +184,7 @@ mod tests {
                 hash: ContentHash::of(hash),
                 size: hash.len() as u64,
                 mode: Some(0o644),
+                kind: crate::model::NodeKind::File,
             }),
             stat: Stat {
                 size: hash.len() as u64,
@@ -245,6 +256,46 @@ mod tests {
         four.started_ns = 5;
         assert_eq!(four.stored(Some((&three, &base, MAX_DEPTH))).depth(), 0);
         assert_eq!(four.stored(Some((&three, &base, 3))).depth(), 4);
+    }
+
+    #[test]
+    fn directories_and_links_round_trip_and_old_tags_still_load() {
+        use crate::model::NodeKind;
+        use crate::node::Node;
+        let mut m = manifest(&[("a", b"1", 1)]);
+        let link = Node::Symlink(b"a".to_vec());
+        for (p, node, mode) in [("d", Node::Dir, Some(0o750)), ("l", link, None)] {
+            let bytes = node.encode();
+            let v = crate::node::version_of(node.hash(), &bytes, mode);
+            let mut e = entry(b"x", 2);
+            e.state = State::Tracked(v);
+            m.entries.insert(WorkPath::parse(p).expect("valid"), e);
+        }
+        let mut back = Manifest::default();
+        back.apply(Stored::decode(&m.stored(None).encode()).expect("decodes"));
+        assert_eq!(back, m);
+        let kinds: Vec<NodeKind> = back
+            .entries
+            .values()
+            .filter_map(|e| match &e.state {
+                State::Tracked(v) => Some(v.kind),
+                State::Untracked(_) => None,
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            [NodeKind::File, NodeKind::Directory, NodeKind::Symlink]
+        );
+        assert_eq!(back.file_count(), 1);
+        // A manifest written before links were tracked (tag 3) still loads.
+        let mut old = manifest(&[("a", b"1", 1)]);
+        old.entries
+            .get_mut(&WorkPath::parse("a").expect("valid"))
+            .expect("a")
+            .state = State::Untracked(Untracked::Symlink);
+        let bytes = old.stored(None).encode();
+        assert!(bytes.contains(&3));
+        assert_eq!(Stored::decode(&bytes).expect("decodes").entries.len(), 1);
     }
 
     #[test]

@@ -103,14 +103,7 @@ pub(crate) fn changes(
         }
         let before = match &d.before {
             Known::Version(hash, mode) => match bytes_of(store, &fresh, hash)? {
-                Some(b) => Some((
-                    FileVersion {
-                        hash: hash.clone(),
-                        size: b.len() as u64,
-                        mode: *mode,
-                    },
-                    b,
-                )),
+                Some(b) => Some((crate::node::version_of(hash.clone(), &b, *mode), b)),
                 None => {
                     changed.uncaptured.push(d.path.clone());
                     out.push(failed(d.path, None, after_version, "before_unavailable"));

@@ -4,7 +4,7 @@
 use super::manifest::{Entry, Manifest, State, Untracked};
 use super::{Error, FLUSH_BYTES, Progress};
 use crate::hash::ContentHash;
-use crate::model::FileVersion;
+use crate::node::{Node, version_of};
 use crate::path::WorkPath;
 use crate::ports::{EntryKind, ScanEntry, Stat, Workspace};
 use std::collections::BTreeSet;
@@ -58,10 +58,9 @@ fn same_stat(cached: &Entry, stat: &Stat) -> bool {
 
 fn untracked(kind: EntryKind, stat: &Stat, max: u64) -> Option<Untracked> {
     match kind {
-        EntryKind::Symlink => Some(Untracked::Symlink),
         EntryKind::Other => Some(Untracked::Special),
         EntryKind::File if stat.size > max => Some(Untracked::TooLarge),
-        EntryKind::File => None,
+        EntryKind::File | EntryKind::Symlink | EntryKind::Dir => None,
     }
 }
 
@@ -100,6 +99,20 @@ impl Taken {
             self.put(path, Entry { state, stat });
             return Ok(());
         }
+        if kind == EntryKind::Dir {
+            // A directory holds no bytes: its version is its mode, whatever its stat data says.
+            let node = Node::Dir;
+            self.keep_fresh(&path, &node);
+            let version = version_of(node.hash(), &node.encode(), stat.mode.map(|m| m & 0o7777));
+            self.put(
+                path,
+                Entry {
+                    state: State::Tracked(version),
+                    stat,
+                },
+            );
+            return Ok(());
+        }
         let cached = cache.and_then(|c| Some((c.entries.get(&path)?, c.started_ns)));
         // Untouched by its stat data; unless its last read was racy, that is enough.
         if let Some((hit, started)) = cached
@@ -116,28 +129,31 @@ impl Taken {
         self.read(ws, path, stat)
     }
 
+    /// Hold `node`'s byte form to be stored, unless this snapshot already holds it.
+    fn keep_fresh(&mut self, path: &WorkPath, node: &Node) -> ContentHash {
+        let hash = node.hash();
+        if self.seen.insert(hash.clone()) {
+            let bytes = node.encode();
+            self.fresh_bytes += bytes.len();
+            self.fresh.push(Fresh {
+                path: path.clone(),
+                hash: hash.clone(),
+                bytes,
+            });
+        }
+        hash
+    }
+
     fn read(&mut self, ws: &mut dyn Workspace, path: WorkPath, stat: Stat) -> Result<(), Error> {
-        let bytes = ws.read(&path).map_err(|e| Error::Read {
+        let node = ws.node(&path).map_err(|e| Error::Read {
             path: path.clone(),
             source: e,
         })?;
         // Gone between the walk and the read: it is simply not there now.
-        let Some(bytes) = bytes else { return Ok(()) };
+        let Some(node) = node else { return Ok(()) };
         self.reread += 1;
-        let hash = ContentHash::of(&bytes);
-        let version = FileVersion {
-            hash: hash.clone(),
-            size: bytes.len() as u64,
-            mode: stat.mode.map(|m| m & 0o7777),
-        };
-        if self.seen.insert(hash.clone()) {
-            self.fresh_bytes += bytes.len();
-            self.fresh.push(Fresh {
-                path: path.clone(),
-                hash,
-                bytes,
-            });
-        }
+        let hash = self.keep_fresh(&path, &node);
+        let version = version_of(hash, &node.encode(), stat.mode.map(|m| m & 0o7777));
         let state = State::Tracked(version);
         self.put(path, Entry { state, stat });
         Ok(())

@@ -167,6 +167,29 @@ impl<W: Workspace> Workspace for Faulty<W> {
     fn set_mode(&mut self, path: &WorkPath, mode: u32) -> Result<(), HostError> {
         self.inner.set_mode(path, mode)
     }
+    fn node(&mut self, path: &WorkPath) -> Result<Option<crate::node::Node>, HostError> {
+        self.check(FaultOp::Read, path)?;
+        self.inner.node(path)
+    }
+    fn make_dir(&mut self, path: &WorkPath, mode: Option<u32>) -> Result<(), HostError> {
+        self.check(FaultOp::Write, path)?;
+        self.inner.make_dir(path, mode)
+    }
+    fn remove_dir(&mut self, path: &WorkPath) -> Result<(), HostError> {
+        self.check(FaultOp::Remove, path)?;
+        self.inner.remove_dir(path)
+    }
+    fn remove_link(&mut self, path: &WorkPath) -> Result<(), HostError> {
+        self.check(FaultOp::Remove, path)?;
+        self.inner.remove_link(path)
+    }
+    fn dir_entries(&mut self, path: &WorkPath) -> Result<Vec<String>, HostError> {
+        self.inner.dir_entries(path)
+    }
+    fn make_symlink(&mut self, path: &WorkPath, target: &[u8]) -> Result<(), HostError> {
+        self.check(FaultOp::Write, path)?;
+        self.inner.make_symlink(path, target)
+    }
     fn sync(&mut self) -> Result<(), HostError> {
         self.inner.sync()
     }

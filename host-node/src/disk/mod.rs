@@ -31,6 +31,7 @@
 mod atomic;
 mod identity;
 mod mode;
+mod nodes;
 mod regular;
 mod scan;
 mod walk;
@@ -200,6 +201,10 @@ impl Workspace for DiskWorkspace {
 
     fn sync(&mut self) -> Result<(), HostError> {
         while let Some(dir) = self.unsynced.pop_first() {
+            // A directory removed since has nothing left to sync: its parent's entry is.
+            if !dir.exists() {
+                continue;
+            }
             if let Err(e) = atomic::sync(&dir) {
                 let message = format!("cannot sync directory {}: {e}", dir.display());
                 // Kept for the next call: the rollback that follows a failure syncs again.
@@ -230,6 +235,30 @@ impl Workspace for DiskWorkspace {
 
     fn mode(&mut self, path: &WorkPath) -> Result<Option<u32>, HostError> {
         self.mode_of(path)
+    }
+
+    fn node(&mut self, path: &WorkPath) -> Result<Option<rewind_core::node::Node>, HostError> {
+        self.node_of(path)
+    }
+
+    fn make_dir(&mut self, path: &WorkPath, mode: Option<u32>) -> Result<(), HostError> {
+        self.make_dir_at(path, mode)
+    }
+
+    fn remove_link(&mut self, path: &WorkPath) -> Result<(), HostError> {
+        self.unlink(path).map(|_| ())
+    }
+
+    fn remove_dir(&mut self, path: &WorkPath) -> Result<(), HostError> {
+        self.remove_dir_at(path)
+    }
+
+    fn dir_entries(&mut self, path: &WorkPath) -> Result<Vec<String>, HostError> {
+        self.entries_of(path)
+    }
+
+    fn make_symlink(&mut self, path: &WorkPath, target: &[u8]) -> Result<(), HostError> {
+        self.make_symlink_at(path, target)
     }
 
     fn set_mode(&mut self, path: &WorkPath, mode: u32) -> Result<(), HostError> {

@@ -13,7 +13,7 @@ impl DiskWorkspace {
             Lookup::Entry { meta, .. } | Lookup::Link { meta, .. } => meta,
             Lookup::Missing { .. } | Lookup::Dangling { .. } => return Ok(None),
         };
-        Ok(meta.is_file().then(|| bits(&meta)))
+        Ok((meta.is_file() || meta.is_dir()).then(|| bits(&meta)))
     }
 
     /// Set the permission bits of the regular file `path` leads to; a missing file is fine.
@@ -23,7 +23,9 @@ impl DiskWorkspace {
             Lookup::Link { real, meta, .. } => (real, meta),
             Lookup::Missing { .. } | Lookup::Dangling { .. } => return Ok(()),
         };
-        check_regular(path, &disk, &meta, "change the mode of")?;
+        if !meta.is_dir() {
+            check_regular(path, &disk, &meta, "change the mode of")?;
+        }
         if bits(&meta) == mode & 0o7777 {
             return Ok(());
         }

@@ -51,7 +51,7 @@ fn stat_of(meta: &Metadata) -> Stat {
 fn kind_of(meta: &Metadata) -> Option<EntryKind> {
     let t = meta.file_type();
     if t.is_dir() {
-        None
+        Some(EntryKind::Dir)
     } else if t.is_symlink() {
         Some(EntryKind::Symlink)
     } else if t.is_file() {

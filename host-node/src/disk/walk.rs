@@ -144,7 +144,7 @@ impl DiskWorkspace {
     /// Refuse a path through the engine's store directory at any depth, or through a `.git`
     /// directory unless the configuration allows it. Compared ignoring ASCII case, for
     /// case-insensitive file systems.
-    fn check_segments<'s>(
+    pub(super) fn check_segments<'s>(
         &self,
         path: &WorkPath,
         segments: impl Iterator<Item = &'s str>,

@@ -124,6 +124,40 @@ impl Workspace for NativeWorkspace {
         self.hook.after_write();
         Ok(())
     }
+    fn node(&mut self, path: &WorkPath) -> Result<Option<rewind_core::node::Node>, HostError> {
+        self.disk.node(path)
+    }
+    fn make_dir(&mut self, path: &WorkPath, mode: Option<u32>) -> Result<(), HostError> {
+        self.check_writable(path)?;
+        self.disk.make_dir(path, mode)?;
+        #[cfg(feature = "crash-hook")]
+        self.hook.after_write();
+        Ok(())
+    }
+    fn remove_dir(&mut self, path: &WorkPath) -> Result<(), HostError> {
+        self.check_writable(path)?;
+        self.disk.remove_dir(path)?;
+        #[cfg(feature = "crash-hook")]
+        self.hook.after_write();
+        Ok(())
+    }
+    fn remove_link(&mut self, path: &WorkPath) -> Result<(), HostError> {
+        self.check_writable(path)?;
+        self.disk.remove_link(path)?;
+        #[cfg(feature = "crash-hook")]
+        self.hook.after_write();
+        Ok(())
+    }
+    fn dir_entries(&mut self, path: &WorkPath) -> Result<Vec<String>, HostError> {
+        self.disk.dir_entries(path)
+    }
+    fn make_symlink(&mut self, path: &WorkPath, target: &[u8]) -> Result<(), HostError> {
+        self.check_writable(path)?;
+        self.disk.make_symlink(path, target)?;
+        #[cfg(feature = "crash-hook")]
+        self.hook.after_write();
+        Ok(())
+    }
     fn sync(&mut self) -> Result<(), HostError> {
         self.disk.sync()
     }

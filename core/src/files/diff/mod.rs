@@ -7,8 +7,8 @@ mod build;
 #[cfg(test)]
 mod tests;
 
+use super::dirs::plan;
 use super::gather::{gather, log_for};
-use super::plan::plan;
 use super::{Error, TargetOptions, UnsafeReason};
 use crate::ctx::Ports;
 use crate::id::SessionId;

@@ -18,6 +18,7 @@ fn version(bytes: &[u8], hash: &ContentHash, mode: Option<u32>) -> FileVersion {
         hash: hash.clone(),
         size: bytes.len() as u64,
         mode: mode.map(|m| m & 0o7777),
+        kind: crate::model::NodeKind::File,
     }
 }
 
