@@ -5,6 +5,7 @@
 //! following a symlink: a link is reported as a link, whatever it points at.
 
 use super::DiskWorkspace;
+use super::precious::{DirFiles, dir_files};
 use super::walk::Lookup;
 use rewind_core::HostError;
 use rewind_core::path::WorkPath;
@@ -72,14 +73,25 @@ fn work_path(rel: &Path) -> Result<WorkPath, String> {
 }
 
 /// Directories the walk never enters.
-fn skipped_dir(name: &str) -> bool {
+pub(super) fn skipped_dir(name: &str) -> bool {
     name.eq_ignore_ascii_case(super::STORE_DIR) || name == super::GIT_DIR
+}
+
+/// The entry of `rel` as a workspace path (`None`: a directory, or not a valid path).
+pub(super) fn entry_of(rel: &Path, meta: &Metadata) -> Option<ScanEntry> {
+    Some(ScanEntry {
+        path: work_path(rel).ok()?,
+        kind: kind_of(meta)?,
+        stat: stat_of(meta),
+    })
 }
 
 #[derive(Default)]
 struct Found {
     entries: Vec<ScanEntry>,
     unlisted: Vec<Unlisted>,
+    /// What each walked directory holds, when ignored files are tracked.
+    dirs: Vec<DirFiles>,
 }
 
 impl DiskWorkspace {
@@ -112,11 +124,29 @@ impl DiskWorkspace {
     }
 }
 
+trait Merge {
+    fn merge(&self, local: Found) -> ignore::WalkState;
+}
+
+impl Merge for Mutex<Found> {
+    /// Add one thread's finds to the whole.
+    fn merge(&self, mut local: Found) -> ignore::WalkState {
+        let mut all = self
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        all.entries.append(&mut local.entries);
+        all.unlisted.append(&mut local.unlisted);
+        all.dirs.append(&mut local.dirs);
+        ignore::WalkState::Continue
+    }
+}
+
 impl Scan for DiskWorkspace {
     fn list(&mut self) -> Result<Listing, HostError> {
         let started_ns = ns_since_epoch(SystemTime::now());
         let found = Mutex::new(Found::default());
         let root = self.root.clone();
+        let tracks_ignored = self.ignored_file_max.is_some();
         self.walker().run(|| {
             let found = &found;
             let root = &root;
@@ -131,8 +161,11 @@ impl Scan for DiskWorkspace {
                         let Ok(rel) = entry.path().strip_prefix(root) else {
                             return ignore::WalkState::Continue;
                         };
+                        if tracks_ignored && entry.file_type().is_some_and(|t| t.is_dir()) {
+                            local.dirs.push(dir_files(entry.path(), rel));
+                        }
                         if rel.as_os_str().is_empty() {
-                            return ignore::WalkState::Continue;
+                            return found.merge(local);
                         }
                         match (work_path(rel), entry.metadata()) {
                             (Ok(path), Ok(meta)) => {
@@ -152,17 +185,15 @@ impl Scan for DiskWorkspace {
                         }
                     }
                 }
-                let mut all = found
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner);
-                all.entries.append(&mut local.entries);
-                all.unlisted.append(&mut local.unlisted);
-                ignore::WalkState::Continue
+                found.merge(local)
             })
         });
         let mut found = found
             .into_inner()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if tracks_ignored {
+            self.add_ignored_files(&mut found.entries, &found.dirs);
+        }
         found.entries.sort_by(|a, b| a.path.cmp(&b.path));
         Ok(Listing {
             entries: found.entries,
