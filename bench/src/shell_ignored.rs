@@ -106,7 +106,9 @@ pub fn run_scenario(data: &Path, corpus: &Corpus, samples: usize) -> Result<Vec<
         let mut on = Side::open(&tree, &dir.join("on"), true)?;
         let extra = on.files.saturating_sub(off.files);
         if extra != tree.ignored_small as u64 {
-            return Err(format!("{extra} ignored files tracked, not {}", tree.ignored_small).into());
+            return Err(
+                format!("{extra} ignored files tracked, not {}", tree.ignored_small).into(),
+            );
         }
         for _ in 0..n.max(samples / 2) {
             off.sample()?;
@@ -117,8 +119,18 @@ pub fn run_scenario(data: &Path, corpus: &Corpus, samples: usize) -> Result<Vec<
         let r = ratio(snap_on.samples.median(), snap_off.samples.median());
         let label = |what: &str| format!("{files} files: {what}");
         table
-            .timed(&label("unchanged snapshot, rule off"), &snap_off, "", Met::None)
-            .timed(&label("unchanged snapshot, rule on"), &snap_on, "", Met::None)
+            .timed(
+                &label("unchanged snapshot, rule off"),
+                &snap_off,
+                "",
+                Met::None,
+            )
+            .timed(
+                &label("unchanged snapshot, rule on"),
+                &snap_on,
+                "",
+                Met::None,
+            )
             .value(
                 &label("on / off (snapshot medians)"),
                 format!("{r:.3}"),

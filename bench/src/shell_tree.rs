@@ -157,7 +157,8 @@ pub fn prepare(data: &Path, corpus: &Corpus, files: usize) -> Result<Tree> {
         .iter()
         .map(|&i| (path_of(i), content(&pool, i, 0)))
         .collect();
-    let tracked_bytes = GITIGNORE.len() as u64 + (0..files - 1).map(|i| content_len(i) as u64).sum::<u64>();
+    let tracked_bytes =
+        GITIGNORE.len() as u64 + (0..files - 1).map(|i| content_len(i) as u64).sum::<u64>();
     let tree = Tree {
         root,
         tracked: files,

@@ -29,6 +29,7 @@
 //! exists when the operation starts.
 
 mod atomic;
+mod entry;
 mod identity;
 mod mode;
 mod precious;

@@ -10,7 +10,7 @@
 //! listed is looked at name by name, and only its unlisted files are stat'ed.
 
 use super::DiskWorkspace;
-use super::scan::{IGNORE_FILE, entry_of};
+use super::entry::{IGNORE_FILE, entry_of, skipped_dir};
 use ignore::Match;
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use rewind_core::ports::{EntryKind, ScanEntry};
@@ -184,7 +184,7 @@ impl DiskWorkspace {
             .follow_links(false)
             .filter_entry(move |e| {
                 let name = e.file_name().to_string_lossy();
-                !(super::scan::skipped_dir(&name) || protected.iter().any(|p| p == e.path()))
+                !(skipped_dir(&name) || protected.iter().any(|p| p == e.path()))
             })
             .build();
         for item in walk.flatten() {
@@ -210,8 +210,7 @@ impl DiskWorkspace {
         let real = std::fs::canonicalize(abs).is_ok_and(|c| c == abs);
         let is_dir = std::fs::symlink_metadata(abs).is_ok_and(|m| m.is_dir());
         let through_skipped = abs.strip_prefix(&self.root).map_or(true, |rel| {
-            rel.iter()
-                .any(|c| super::scan::skipped_dir(&c.to_string_lossy()))
+            rel.iter().any(|c| skipped_dir(&c.to_string_lossy()))
         });
         !real || !is_dir || through_skipped || self.protected.iter().any(|p| abs.starts_with(p))
     }
