@@ -5,9 +5,10 @@
 //! pattern excludes, a `!pattern` includes whatever its size, and a `!` pattern that names a
 //! directory (`!target/keep.txt`) reaches into an ignored one.
 //!
-//! Cost: the walker's threads list each directory they enter once more (names and types from
-//! the directory itself, no stat); only a directory holding more regular files than the walk
-//! listed is looked at name by name, and only its unlisted files are stat'ed.
+//! Cost: the walker's threads list each directory they enter once more, counting its regular
+//! files by the types the directory itself reports (no stat, no name kept); only a directory
+//! holding more regular files than the walk listed is listed again by name, and only its
+//! unlisted files are stat'ed.
 
 use super::DiskWorkspace;
 use super::entry::{IGNORE_FILE, entry_of, skipped_dir};
@@ -26,14 +27,14 @@ pub const IGNORED_FILE_MAX_BYTES: u64 = 1 << 20;
 pub(super) struct DirFiles {
     /// The directory, relative to the root (empty: the root).
     pub(super) rel: PathBuf,
-    /// Its regular files' names.
-    pub(super) files: Vec<OsString>,
+    /// How many regular files it holds.
+    pub(super) files: usize,
     /// Whether it holds a `.rewindignore`.
     pub(super) has_rules: bool,
 }
 
-/// List `abs` (the directory `rel`): its regular files, by the entry types the directory
-/// itself reports. Unreadable: nothing (the walk reports it).
+/// Count the regular files of `abs` (the directory `rel`), by the entry types the directory
+/// itself reports (no stat, no name kept). Unreadable: nothing (the walk reports it).
 pub(super) fn dir_files(abs: &Path, rel: &Path) -> DirFiles {
     let mut out = DirFiles {
         rel: rel.to_path_buf(),
@@ -44,12 +45,22 @@ pub(super) fn dir_files(abs: &Path, rel: &Path) -> DirFiles {
     };
     for item in read.flatten() {
         if item.file_type().is_ok_and(|t| t.is_file()) {
-            let name = item.file_name();
-            out.has_rules |= name == IGNORE_FILE;
-            out.files.push(name);
+            out.has_rules |= item.file_name() == IGNORE_FILE;
+            out.files += 1;
         }
     }
     out
+}
+
+/// The regular files' names of `abs`.
+fn file_names(abs: &Path) -> Vec<OsString> {
+    let Ok(read) = std::fs::read_dir(abs) else {
+        return Vec::new();
+    };
+    read.flatten()
+        .filter(|i| i.file_type().is_ok_and(|t| t.is_file()))
+        .map(|i| i.file_name())
+        .collect()
 }
 
 /// The `.rewindignore` matchers, by directory.
@@ -127,14 +138,22 @@ impl DiskWorkspace {
             let parent = e.path.as_str().rsplit_once('/').map_or("", |(p, _)| p);
             *listed.entry(parent).or_default() += 1;
         }
-        let names: HashSet<&str> = entries.iter().map(|e| e.path.as_str()).collect();
+        // Only a directory holding more files than the walk listed has ignored ones: those are
+        // listed again, by name.
+        let short: Vec<&DirFiles> = dirs
+            .iter()
+            .filter(|d| {
+                let key = d.rel.to_str().unwrap_or_default();
+                listed.get(key).copied().unwrap_or(0) < d.files
+            })
+            .collect();
+        let names: HashSet<&str> = match short.is_empty() && rules.0.is_empty() {
+            true => HashSet::new(),
+            false => entries.iter().map(|e| e.path.as_str()).collect(),
+        };
         let mut found = Vec::new();
-        for d in dirs {
-            let key = d.rel.to_str().unwrap_or_default();
-            if listed.get(key).copied().unwrap_or(0) >= d.files.len() {
-                continue;
-            }
-            for name in &d.files {
+        for d in short {
+            for name in file_names(&self.root.join(&d.rel)) {
                 let rel = d.rel.join(name);
                 if rel.to_str().is_some_and(|r| names.contains(r)) {
                     continue;
