@@ -18,6 +18,7 @@ pub mod serve;
 pub mod session;
 pub mod shadow;
 pub mod shell;
+pub mod shell_ignored;
 pub mod shell_report;
 pub mod shell_tree;
 pub mod storage;

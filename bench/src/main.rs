@@ -13,7 +13,8 @@
 use rewind_bench::harness::Result;
 use rewind_bench::report::{self, Table};
 use rewind_bench::{
-    checkpoint, corpus, hashing, hook, ops, reload, resume, scaling, serve, session, shell, storage,
+    checkpoint, corpus, hashing, hook, ops, reload, resume, scaling, serve, session, shell,
+    shell_ignored, storage,
 };
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -35,6 +36,7 @@ const SCENARIOS: &[&str] = &[
     "scaling",
     "hook",
     "shell",
+    "shell-ignored",
     "serve",
 ];
 
@@ -119,6 +121,7 @@ fn scenario(name: &str, root: &Path, data: &Path, n: usize) -> Result<Vec<Table>
         "scaling" => scaling::run_scenario(data, &corpus, n)?,
         "hook" => vec![hook::run_scenario(data, &corpus, n)?],
         "shell" => shell::run_scenario(data, &corpus, n)?,
+        "shell-ignored" => shell_ignored::run_scenario(data, &corpus, n)?,
         "serve" => vec![serve::run_scenario(data, n)?],
         other => return Err(format!("unknown scenario {other}").into()),
     })

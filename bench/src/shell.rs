@@ -207,6 +207,7 @@ fn first(rig: &Rig, cold: usize) -> Result<(First, Live)> {
             Ok((l, out))
         })?;
         ours.push(true, d, peak_kib());
+        let files = files + rig.tree.ignored_small;
         if !out.baseline || out.files != files as u64 {
             return Err(
                 format!("first snapshot: {out:?} is not a baseline of {files} files").into(),

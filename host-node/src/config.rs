@@ -23,6 +23,21 @@ pub struct Config {
     /// not the agent's files).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub allow_git_writes: bool,
+    /// Snapshots also track files `.gitignore` ignores in walked directories (`.env`, `*.pem`)
+    /// up to `ignored_file_max_bytes`; `false`: they track only what the ignore rules leave.
+    #[serde(default = "yes")]
+    pub track_ignored_files: bool,
+    /// The size cap of those ignored files.
+    #[serde(default = "ignored_cap")]
+    pub ignored_file_max_bytes: u64,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn ignored_cap() -> u64 {
+    crate::disk::IGNORED_FILE_MAX_BYTES
 }
 
 impl Default for Config {
@@ -35,6 +50,8 @@ impl Default for Config {
             keep: retention.keep,
             older_than_days: retention.older_than_days,
             allow_git_writes: false,
+            track_ignored_files: true,
+            ignored_file_max_bytes: ignored_cap(),
         }
     }
 }
@@ -77,6 +94,12 @@ impl Config {
             max_file_bytes: self.max_file_bytes,
             session_quota_bytes: self.session_quota_bytes,
         }
+    }
+
+    /// The size cap of the ignored files a snapshot tracks (`None`: none are).
+    pub fn ignored_files_cap(&self) -> Option<u64> {
+        self.track_ignored_files
+            .then_some(self.ignored_file_max_bytes)
     }
 
     /// The retention defaults.

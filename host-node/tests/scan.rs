@@ -11,7 +11,13 @@ fn put(root: &Path, rel: &str, bytes: &[u8]) {
 }
 
 fn listed(root: &Path) -> Vec<String> {
-    let mut ws = DiskWorkspace::open(root).expect("open");
+    listed_with(root, None)
+}
+
+/// The files listed when ignored files up to `cap` bytes are tracked too (`None`: none are).
+fn listed_with(root: &Path, cap: Option<u64>) -> Vec<String> {
+    let ws = DiskWorkspace::open(root).expect("open");
+    let mut ws = ws.track_ignored_files(cap);
     let listing = ws.scanner().expect("disk scans").list().expect("list");
     assert!(listing.unlisted.is_empty(), "{:?}", listing.unlisted);
     listing
@@ -60,6 +66,17 @@ fn the_walk_follows_gitignore_precedence_and_never_enters_git_or_the_store() {
             "src/lib.rs",
         ]
     );
+    // By default the small ignored files in walked directories are listed too; an ignored
+    // directory's files and what .rewindignore excludes still are not.
+    let with_ignored = listed_with(root, Some(rewind_host::disk::IGNORED_FILE_MAX_BYTES));
+    let added: Vec<&String> = with_ignored
+        .iter()
+        .filter(|p| !listed(root).contains(p))
+        .collect();
+    assert_eq!(added, ["a.tmp", "local.env", "src/other.tmp"]);
+    // The cap counts bytes: a 12-byte cap keeps the 9-byte local.env only.
+    let capped = listed_with(root, Some(12));
+    assert!(capped.contains(&"local.env".to_owned()) && !capped.contains(&"a.tmp".to_owned()));
 }
 
 #[cfg(unix)]

@@ -1,4 +1,5 @@
-//! `rewind config [--max-file-size BYTES] [--quota BYTES|none] [--keep N] [--older-than DAYS|never]`:
+//! `rewind config [--max-file-size BYTES] [--quota BYTES|none] [--keep N] [--older-than DAYS|never]
+//! [--ignored-files BYTES|off]`:
 //! show the settings, changing the ones given.
 
 use super::{CliError, Context, Report};
@@ -19,6 +20,10 @@ pub(super) struct Args {
     /// gc drops sessions idle for more than DAYS days, or `never`.
     #[arg(long, value_name = "DAYS|never")]
     older_than: Option<String>,
+    /// Snapshots track ignored files in walked directories up to BYTES (`.env`, `*.pem`), or
+    /// `off`: none.
+    #[arg(long, value_name = "BYTES|off")]
+    ignored_files: Option<String>,
 }
 
 fn number_or(word: &str, value: &str, what: &str) -> Result<Option<u64>, CliError> {
@@ -57,6 +62,12 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
             ));
         }
     }
+    if let Some(v) = &a.ignored_files {
+        match number_or("off", v, "--ignored-files")? {
+            Some(n) => (config.track_ignored_files, config.ignored_file_max_bytes) = (true, n),
+            None => config.track_ignored_files = false,
+        }
+    }
     if config != before {
         if let Some(dir) = ctx.db.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)
@@ -66,13 +77,19 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     }
     let show = |v: Option<u64>, none: &str| v.map_or(none.to_owned(), |n| n.to_string());
     let text = format!(
-        "max file size   {} bytes\nsession quota   {}\ngc keeps        {} checkpoints per session\ngc drops after  {}\n({})",
+        "max file size   {} bytes\nsession quota   {}\ngc keeps        {} checkpoints per session\ngc drops after  {}\nignored files   {}\n({})",
         config.max_file_bytes,
         show(config.session_quota_bytes, "none"),
         config.keep,
         config
             .older_than_days
             .map_or("never".to_owned(), |d| format!("{d} idle days")),
+        show(config.ignored_files_cap(), "off")
+            + if config.track_ignored_files {
+                " bytes"
+            } else {
+                ""
+            },
         Config::path_for(&ctx.db).display()
     );
     Ok(Report::new(&config, text))

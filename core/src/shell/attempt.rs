@@ -2,7 +2,7 @@
 //! precondition. `Ok(None)` means someone recorded into the session meanwhile: try again.
 
 use super::chain::{head, load_manifest, stat_cache, store_manifest};
-use super::diff::{diff, expected};
+use super::diff::{Known, diff, expected};
 use super::manifest::{Manifest, State};
 use super::record::{Changed, changes};
 use super::take::{Taken, take};
@@ -15,7 +15,7 @@ use crate::load::{self, decode_rows, encode};
 use crate::model::{Checkpoint, CheckpointKind, FileChange, Operation, Turn, WorkspaceSnapshot};
 use crate::path::WorkPath;
 use crate::ports::{SeqRange, Store, StoreWrite};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// What the session's previous snapshot left.
 struct Previous {
@@ -45,16 +45,20 @@ fn previous(p: &Ports<'_>, session: &SessionId) -> Result<Option<Previous>, Erro
     }))
 }
 
-/// Tracked paths the walk no longer lists but that still exist stay tracked.
+/// Tracked paths the walk no longer lists but that still exist stay tracked: those of the
+/// previous manifest, and those the session recorded since (a file tool's write to an ignored
+/// path), so an ignore rule never turns a file on disk into a deletion.
 fn keep_tracked(
     p: &mut Ports<'_>,
     taken: &mut Taken,
     prev: &Manifest,
+    recorded: &BTreeMap<WorkPath, Known>,
     max: u64,
 ) -> Result<(), Error> {
-    let missing: Vec<WorkPath> = prev
+    let missing: BTreeSet<WorkPath> = prev
         .entries
         .keys()
+        .chain(recorded.keys())
         .filter(|k| !taken.manifest.entries.contains_key(*k))
         .cloned()
         .collect();
@@ -157,7 +161,7 @@ fn outcome(
 fn walk(
     p: &mut Ports<'_>,
     cache: Option<&Manifest>,
-    prev: Option<&Previous>,
+    prev: Option<(&Previous, &Recorded)>,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<(Taken, Vec<crate::ports::Unlisted>), Error> {
     let listing = scanner(p).list().map_err(Error::Scan)?;
@@ -173,8 +177,8 @@ fn walk(
         progress,
         &mut spill_to_store,
     )?;
-    if let Some(v) = prev {
-        keep_tracked(p, &mut taken, &v.manifest, max)?;
+    if let Some((v, recorded)) = prev {
+        keep_tracked(p, &mut taken, &v.manifest, &recorded.want, max)?;
     }
     Ok((taken, listing.unlisted))
 }
@@ -195,12 +199,19 @@ pub(super) fn attempt(
         Some(_) => None,
     };
     let cache = prev.as_ref().map(|v| &v.manifest).or(other.as_ref());
-    let (mut taken, unlisted) = walk(p, cache, prev.as_ref(), progress)?;
+    // What was recorded since the previous snapshot is read before the walk, so the walk can
+    // keep every recorded path tracked; the `LastSeq` precondition catches later records.
     let operations = p.store.operations(session).map_err(Error::Store)?;
     let op_count = operations.len() as u64;
+    let recorded = match &prev {
+        Some(v) => Some(recorded_since(p, session, v, &operations)?),
+        None => None,
+    };
+    let with_recorded = prev.as_ref().zip(recorded.as_ref());
+    let (mut taken, unlisted) = walk(p, cache, with_recorded, progress)?;
     let mut changed = Changed::default();
-    let (file_changes, since_any) = match &prev {
-        Some(v) => changes_since(p, session, v, &operations, &taken, &mut changed)?,
+    let (file_changes, since_any) = match with_recorded {
+        Some((v, r)) => changes_since(p, v, r, &taken, &mut changed)?,
         None => (Vec::new(), false),
     };
     let untracked = untracked_of(&taken.manifest, unlisted);
@@ -270,16 +281,19 @@ pub(super) fn attempt(
     Ok(committed(p.store.commit(batch))?.then_some(out))
 }
 
-/// What changed since the previous snapshot that nothing recorded explains, and whether anything
-/// (a checkpoint, an operation) was recorded since it.
-fn changes_since(
+/// What the session recorded since its previous snapshot: each path's expected state, and
+/// whether anything (a checkpoint, an operation) was recorded at all.
+struct Recorded {
+    want: BTreeMap<WorkPath, Known>,
+    any: bool,
+}
+
+fn recorded_since(
     p: &Ports<'_>,
     session: &SessionId,
     v: &Previous,
     operations: &[crate::ports::Row],
-    taken: &Taken,
-    changed: &mut Changed,
-) -> Result<(Vec<FileChange>, bool), Error> {
+) -> Result<Recorded, Error> {
     let rows = p
         .store
         .checkpoints_in(session, SeqRange::from(v.head.seq + 1))
@@ -287,11 +301,23 @@ fn changes_since(
     let recorded: Vec<Checkpoint> = decode_rows("checkpoint", rows).items;
     let skip = (v.head.operations as usize).min(operations.len());
     let ops: Vec<Operation> = decode_rows("operation", operations[skip..].to_vec()).items;
-    let since_any = !recorded.is_empty() || !ops.is_empty();
+    let any = !recorded.is_empty() || !ops.is_empty();
     let want = expected(&recorded, &ops);
-    let diffs = diff(&v.manifest, &want, &taken.manifest);
+    Ok(Recorded { want, any })
+}
+
+/// What changed since the previous snapshot that nothing recorded explains, and whether anything
+/// was recorded since it.
+fn changes_since(
+    p: &Ports<'_>,
+    v: &Previous,
+    recorded: &Recorded,
+    taken: &Taken,
+    changed: &mut Changed,
+) -> Result<(Vec<FileChange>, bool), Error> {
+    let diffs = diff(&v.manifest, &recorded.want, &taken.manifest);
     let file_changes = changes(p.store, diffs, &taken.manifest, &taken.fresh, changed)?;
-    Ok((file_changes, since_any))
+    Ok((file_changes, recorded.any))
 }
 
 /// Whose `file_changes` are: what the caller said, or for `Auto` the command's when the turn

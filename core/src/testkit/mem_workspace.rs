@@ -20,6 +20,8 @@ pub struct MemWorkspace {
     tick: Option<i64>,
     inodes: u64,
     faults: Faults,
+    /// Path prefixes the walk skips (a host's ignore rules); `stat` still answers for them.
+    ignored: Vec<String>,
 }
 
 /// How far the logical clock moves on every change: far past any racy window.
@@ -55,6 +57,20 @@ impl MemWorkspace {
     pub fn with_tick(mut self, ns: i64) -> Self {
         self.tick = Some(ns);
         self
+    }
+
+    /// Make the walk skip `prefix` and every path under it, as a host's ignore rule would;
+    /// `Scan::stat` still reports such paths.
+    pub fn ignore(&mut self, prefix: &str) {
+        self.ignored.push(prefix.to_owned());
+    }
+
+    fn is_ignored(&self, path: &WorkPath) -> bool {
+        let path = path.as_str();
+        self.ignored.iter().any(|p| {
+            path.strip_prefix(p.as_str())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/') || p.ends_with('/'))
+        })
     }
 
     /// Replace a file's bytes keeping every stat field: a write within the same timestamp
@@ -189,7 +205,12 @@ impl MemWorkspace {
 
 impl Scan for MemWorkspace {
     fn list(&mut self) -> Result<Listing, HostError> {
-        let entries = self.files.keys().filter_map(|p| self.entry(p)).collect();
+        let entries = self
+            .files
+            .keys()
+            .filter(|p| !self.is_ignored(p))
+            .filter_map(|p| self.entry(p))
+            .collect();
         self.clock += self.tick.unwrap_or(TICK_NS);
         Ok(Listing {
             entries,

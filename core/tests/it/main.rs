@@ -10,6 +10,7 @@ mod fork;
 mod gc;
 mod guards;
 mod harness;
+mod ignored;
 // Property tests run natively only: proptest does not build for wasm32-unknown-unknown.
 #[cfg(not(target_arch = "wasm32"))]
 mod props;

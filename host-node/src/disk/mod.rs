@@ -29,14 +29,17 @@
 //! exists when the operation starts.
 
 mod atomic;
+mod entry;
 mod identity;
 mod mode;
 mod nodes;
+mod precious;
 mod regular;
 mod scan;
 mod walk;
 
 pub use identity::{FileId, file_id, gone_since};
+pub use precious::IGNORED_FILE_MAX_BYTES;
 pub use regular::{Bounded, kind_of, read_at_most, read_tail};
 pub use scan::IGNORE_FILE;
 
@@ -63,6 +66,8 @@ pub struct DiskWorkspace {
     /// More places a rewind never touches (a database kept inside the root elsewhere).
     protected: Vec<PathBuf>,
     allow_git: bool,
+    /// The size cap of the ignored files a snapshot tracks; `None`: it tracks none.
+    ignored_file_max: Option<u64>,
     /// Directories whose entries changed since the last [`Workspace::sync`]: a 50-file apply
     /// syncs each once, not once per file.
     unsynced: BTreeSet<PathBuf>,
@@ -95,6 +100,7 @@ impl DiskWorkspace {
             root,
             store,
             allow_git: false,
+            ignored_file_max: Some(IGNORED_FILE_MAX_BYTES),
             unsynced: BTreeSet::new(),
         })
     }
@@ -114,6 +120,13 @@ impl DiskWorkspace {
     #[must_use]
     pub fn allow_git_writes(mut self, allow: bool) -> Self {
         self.allow_git = allow;
+        self
+    }
+
+    /// Track ignored files in walked directories up to `cap` bytes (`None`: track none).
+    #[must_use]
+    pub fn track_ignored_files(mut self, cap: Option<u64>) -> Self {
+        self.ignored_file_max = cap;
         self
     }
 

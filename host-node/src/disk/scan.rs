@@ -5,81 +5,25 @@
 //! following a symlink: a link is reported as a link, whatever it points at.
 
 use super::DiskWorkspace;
+use super::entry::{kind_of, ns_since_epoch, skipped_dir, stat_of, work_path};
+use super::precious::{DirFiles, dir_files};
 use super::walk::Lookup;
 use rewind_core::HostError;
 use rewind_core::path::WorkPath;
 use rewind_core::ports::{EntryKind, Listing, Scan, ScanEntry, Stat, Unlisted};
+
+pub use super::entry::IGNORE_FILE;
 use std::fs::Metadata;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Mutex;
-use std::time::{SystemTime, UNIX_EPOCH};
-
-/// Per-directory ignore files of rewind's own, read like `.gitignore` (and winning over it).
-pub const IGNORE_FILE: &str = ".rewindignore";
-
-fn ns_since_epoch(t: SystemTime) -> i64 {
-    match t.duration_since(UNIX_EPOCH) {
-        Ok(d) => i64::try_from(d.as_nanos()).unwrap_or(i64::MAX),
-        Err(e) => -i64::try_from(e.duration().as_nanos()).unwrap_or(i64::MAX),
-    }
-}
-
-#[cfg(unix)]
-fn stat_of(meta: &Metadata) -> Stat {
-    use std::os::unix::fs::MetadataExt;
-    let ns = |s: i64, n: i64| s.saturating_mul(1_000_000_000).saturating_add(n);
-    Stat {
-        size: meta.len(),
-        mtime_ns: ns(meta.mtime(), meta.mtime_nsec()),
-        ctime_ns: Some(ns(meta.ctime(), meta.ctime_nsec())),
-        inode: Some(meta.ino()),
-        mode: Some(meta.mode() & 0o7777),
-    }
-}
-
-#[cfg(not(unix))]
-fn stat_of(meta: &Metadata) -> Stat {
-    Stat {
-        size: meta.len(),
-        mtime_ns: meta.modified().map(ns_since_epoch).unwrap_or(0),
-        ctime_ns: None,
-        inode: None,
-        mode: None,
-    }
-}
-
-fn kind_of(meta: &Metadata) -> Option<EntryKind> {
-    let t = meta.file_type();
-    if t.is_dir() {
-        Some(EntryKind::Dir)
-    } else if t.is_symlink() {
-        Some(EntryKind::Symlink)
-    } else if t.is_file() {
-        Some(EntryKind::File)
-    } else {
-        Some(EntryKind::Other)
-    }
-}
-
-/// `rel` as a workspace path, or why not.
-fn work_path(rel: &Path) -> Result<WorkPath, String> {
-    let mut parts = Vec::new();
-    for c in rel.components() {
-        let part = c.as_os_str().to_str().ok_or("invalid_path: not UTF-8")?;
-        parts.push(part);
-    }
-    WorkPath::parse(&parts.join("/")).map_err(|e| format!("invalid_path: {e}"))
-}
-
-/// Directories the walk never enters.
-fn skipped_dir(name: &str) -> bool {
-    name.eq_ignore_ascii_case(super::STORE_DIR) || name == super::GIT_DIR
-}
+use std::time::SystemTime;
 
 #[derive(Default)]
 struct Found {
     entries: Vec<ScanEntry>,
     unlisted: Vec<Unlisted>,
+    /// What each walked directory holds, when ignored files are tracked.
+    dirs: Vec<DirFiles>,
 }
 
 impl DiskWorkspace {
@@ -112,11 +56,29 @@ impl DiskWorkspace {
     }
 }
 
+trait Merge {
+    fn merge(&self, local: Found) -> ignore::WalkState;
+}
+
+impl Merge for Mutex<Found> {
+    /// Add one thread's finds to the whole.
+    fn merge(&self, mut local: Found) -> ignore::WalkState {
+        let mut all = self
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        all.entries.append(&mut local.entries);
+        all.unlisted.append(&mut local.unlisted);
+        all.dirs.append(&mut local.dirs);
+        ignore::WalkState::Continue
+    }
+}
+
 impl Scan for DiskWorkspace {
     fn list(&mut self) -> Result<Listing, HostError> {
         let started_ns = ns_since_epoch(SystemTime::now());
         let found = Mutex::new(Found::default());
         let root = self.root.clone();
+        let tracks_ignored = self.ignored_file_max.is_some();
         self.walker().run(|| {
             let found = &found;
             let root = &root;
@@ -131,8 +93,11 @@ impl Scan for DiskWorkspace {
                         let Ok(rel) = entry.path().strip_prefix(root) else {
                             return ignore::WalkState::Continue;
                         };
+                        if tracks_ignored && entry.file_type().is_some_and(|t| t.is_dir()) {
+                            local.dirs.push(dir_files(entry.path(), rel));
+                        }
                         if rel.as_os_str().is_empty() {
-                            return ignore::WalkState::Continue;
+                            return found.merge(local);
                         }
                         match (work_path(rel), entry.metadata()) {
                             (Ok(path), Ok(meta)) => {
@@ -152,17 +117,15 @@ impl Scan for DiskWorkspace {
                         }
                     }
                 }
-                let mut all = found
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner);
-                all.entries.append(&mut local.entries);
-                all.unlisted.append(&mut local.unlisted);
-                ignore::WalkState::Continue
+                found.merge(local)
             })
         });
         let mut found = found
             .into_inner()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if tracks_ignored {
+            self.add_ignored_files(&mut found.entries, &found.dirs);
+        }
         found.entries.sort_by(|a, b| a.path.cmp(&b.path));
         Ok(Listing {
             entries: found.entries,

@@ -152,7 +152,9 @@ pub fn open_store_with(
         source,
     };
     let root = disk.root().to_path_buf();
-    let disk = protect_store(disk, db_path).allow_git_writes(opts.config.allow_git_writes);
+    let disk = protect_store(disk, db_path)
+        .allow_git_writes(opts.config.allow_git_writes)
+        .track_ignored_files(opts.config.ignored_files_cap());
     if opts.access == Access::Read {
         let found: Option<AnyStore> = match url {
             Some(url) => AnyStore::open_postgres_read_only(url).map_err(db_err)?,
