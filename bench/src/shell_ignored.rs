@@ -12,7 +12,7 @@ use crate::shell_tree::{self, Tree};
 use crate::workload;
 use rewind_core::id::{SessionId, TurnId};
 use rewind_core::ports::Workspace as _;
-use rewind_core::shell::Options;
+use rewind_core::shell::{Attribution, Options};
 use rewind_host::config::Config;
 use rewind_host::{Access, NativeEngine, OpenOptions};
 use std::path::Path;
@@ -69,6 +69,7 @@ impl Side {
             tool_name: None,
             tool_call_id: None,
             tool_message_id: None,
+            attribution: Attribution::Auto,
         };
         let t0 = Instant::now();
         let out = self.e.snapshot_workspace(&self.s, opts)?;

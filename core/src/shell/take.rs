@@ -126,7 +126,7 @@ impl Taken {
             }
             self.racy += 1;
         }
-        self.read(ws, path, stat)
+        self.read(ws, path, stat, kind)
     }
 
     /// Hold `node`'s byte form to be stored, unless this snapshot already holds it.
@@ -144,13 +144,27 @@ impl Taken {
         hash
     }
 
-    fn read(&mut self, ws: &mut dyn Workspace, path: WorkPath, stat: Stat) -> Result<(), Error> {
+    fn read(
+        &mut self,
+        ws: &mut dyn Workspace,
+        path: WorkPath,
+        stat: Stat,
+        kind: EntryKind,
+    ) -> Result<(), Error> {
         let node = ws.node(&path).map_err(|e| Error::Read {
             path: path.clone(),
             source: e,
         })?;
         // Gone between the walk and the read: it is simply not there now.
         let Some(node) = node else { return Ok(()) };
+        // A host that lists links but cannot tell one apart when reading (the default `node`:
+        // a JS host) would have the link's target read as a file and restored as one: a link
+        // stays untracked there, as before links were versions.
+        if kind == EntryKind::Symlink && !matches!(node, Node::Symlink(_)) {
+            let state = State::Untracked(Untracked::Symlink);
+            self.put(path, Entry { state, stat });
+            return Ok(());
+        }
         self.reread += 1;
         let hash = self.keep_fresh(&path, &node);
         let version = version_of(hash, &node.encode(), stat.mode.map(|m| m & 0o7777));

@@ -5,7 +5,7 @@ use super::harness::{MemEngine, engine, prompt, session, tool_edit};
 use rewind_core::files::{ApplyOptions, TargetOptions};
 use rewind_core::id::{MessageId, SessionId, TurnId};
 use rewind_core::model::Policy;
-use rewind_core::shell::{Options, Outcome};
+use rewind_core::shell::{Attribution, Options, Outcome};
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
@@ -16,6 +16,7 @@ fn snap(e: &mut MemEngine, s: &SessionId, t: &TurnId) -> Outcome {
         tool_name: None,
         tool_call_id: None,
         tool_message_id: None,
+        attribution: Attribution::Command,
     };
     e.snapshot_workspace(s, opts).expect("snapshot")
 }

@@ -16,10 +16,8 @@
 //!   checked), are refused: a rewind must never touch the engine's own store. So are `.git`
 //!   directories at any depth, unless [`DiskWorkspace::allow_git_writes`] says otherwise.
 //!
-//! `remove` unlinks the path's own directory entry: removing a symlink removes the link, never the
-//! file it names (that file is another workspace path, with its own history). It never removes a
-//! directory, and leaves parent directories that become empty alone: they may have been there
-//! before the agent, and an empty directory loses no bytes.
+//! `remove` unlinks the path's own entry (a link, never the file it names) and never a directory;
+//! directories are made and removed (empty only) by the rewind's own steps (`nodes`).
 //!
 //! Writes are atomic replaces (see `atomic`). What they cannot keep: owner, extended attributes
 //! and hard links of the replaced file (the new file is a new inode). Only the mode is copied.

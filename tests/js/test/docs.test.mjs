@@ -20,7 +20,7 @@ function blocks() {
   const found = [];
   for (const file of files) {
     const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
-    for (const m of text.matchAll(/^```(js|mjs)([^\n]*)\n([\s\S]*?)^```$/gm)) {
+    for (const m of text.matchAll(/^```(js|mjs)((?:[ \t][^\n]*)?)\n([\s\S]*?)^```$/gm)) {
       const line = text.slice(0, m.index).split('\n').length;
       found.push({ file, line, tags: m[2].trim().split(/\s+/).filter(Boolean), code: m[3] });
     }
