@@ -339,7 +339,7 @@ fn a_half_done_write_is_rolled_back_and_the_log_says_so() {
 }
 
 #[test]
-fn a_journal_on_a_directory_is_stuck_not_blocking_and_a_bad_blob_key_is_ignored() {
+fn a_journal_on_a_directory_is_rolled_back_leaving_it_and_a_bad_blob_key_is_ignored() {
     let b = Bench::new();
     let (session, _) = turn_with_files(&b, 1);
     std::fs::create_dir_all(b.path("now-a-dir/inner")).expect("mkdir");
@@ -352,22 +352,20 @@ fn a_journal_on_a_directory_is_stuck_not_blocking_and_a_bad_blob_key_is_ignored(
             [],
         )
         .expect("bad blob");
+    // Directories are workspace state now: recover rolls the journal back and leaves the
+    // directory (it holds what the journal does not own), reporting the path it left.
     let (code, doc) = b.json(&["recover"]);
-    assert_eq!(code, 1, "{doc}");
-    assert_eq!(doc["stuck"][0]["journalId"], id.as_str(), "{doc}");
-    assert_eq!(doc["stuck"][0]["path"], "now-a-dir", "{doc}");
+    assert_eq!(code, 0, "{doc}");
+    assert_eq!(doc["recovered"][0]["journalId"], id.as_str(), "{doc}");
+    assert_eq!(doc["recovered"][0]["leftPaths"][0], "now-a-dir", "{doc}");
     assert!(
-        doc["stuck"][0]["reason"]
-            .as_str()
-            .expect("reason")
-            .contains("directory"),
-        "{doc}"
+        b.path("now-a-dir/inner").is_dir(),
+        "the directory and what it holds are kept"
     );
     // Everything else keeps working; gc and stats pass over the malformed blob key.
     b.ok(&["prompt", &session, "--text", "still works"]);
     b.ok(&["gc"]);
     b.ok(&["stats"]);
-    b.ok(&["recover", "--abandon", &id]);
     assert!(b.path("now-a-dir/inner").is_dir());
     let (code, doc) = b.json(&["recover", "--abandon", &id]);
     assert_eq!(
