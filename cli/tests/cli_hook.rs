@@ -5,19 +5,10 @@
 
 mod common;
 
-use common::{Bench, s};
+use common::{Bench, fixture, s};
 use serde_json::{Value, json};
 use std::io::Write as _;
-use std::path::Path;
 use std::process::{Command, Stdio};
-
-fn fixture(agent: &str, name: &str) -> Value {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/hooks")
-        .join(agent)
-        .join(format!("{name}.json"));
-    serde_json::from_slice(&std::fs::read(&path).expect("fixture")).expect("fixture is JSON")
-}
 
 /// Run one hook process as an agent does: payload on stdin, from some other directory, with
 /// no rewind options.

@@ -9,25 +9,10 @@
 
 mod common;
 
-use common::{Bench, s};
+use common::{Bench, PROJECT_VARS, fixture, s};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-const PROJECT_VARS: [&str; 4] = [
-    "CLAUDE_PROJECT_DIR",
-    "GEMINI_PROJECT_DIR",
-    "GEMINI_CWD",
-    "QWEN_PROJECT_DIR",
-];
-
-fn fixture(agent: &str, name: &str) -> Value {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/hooks")
-        .join(agent)
-        .join(format!("{name}.json"));
-    serde_json::from_slice(&std::fs::read(&path).expect("fixture")).expect("fixture is JSON")
-}
 
 /// Fixture `name` of `agent` in directory `cwd`, for agent session `session`, with `fields`.
 fn payload(agent: &str, name: &str, cwd: &Path, session: &str, fields: Value) -> Value {

@@ -116,6 +116,23 @@ impl Bench {
     }
 }
 
+/// The agents' project-directory variables, which choose a hook's workspace.
+pub(crate) const PROJECT_VARS: [&str; 4] = [
+    "CLAUDE_PROJECT_DIR",
+    "GEMINI_PROJECT_DIR",
+    "GEMINI_CWD",
+    "QWEN_PROJECT_DIR",
+];
+
+/// The documented hook payload `name` of `agent` (tests/fixtures/hooks/, sources in SOURCES.md).
+pub(crate) fn fixture(agent: &str, name: &str) -> serde_json::Value {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/hooks")
+        .join(agent)
+        .join(format!("{name}.json"));
+    serde_json::from_slice(&std::fs::read(&path).expect("fixture")).expect("fixture is JSON")
+}
+
 pub(crate) fn s(v: &serde_json::Value, key: &str) -> String {
     v[key]
         .as_str()
@@ -131,12 +148,7 @@ pub(crate) fn expect_hook_continues(mut hook: Command, payload: &serde_json::Val
     use std::process::Stdio;
     // The agents' project-directory variables choose the workspace: one a test does not set
     // must not come from wherever the tests run (inside an agent's session).
-    for var in [
-        "CLAUDE_PROJECT_DIR",
-        "GEMINI_PROJECT_DIR",
-        "GEMINI_CWD",
-        "QWEN_PROJECT_DIR",
-    ] {
+    for var in PROJECT_VARS {
         if !hook.get_envs().any(|(k, _)| k == var) {
             hook.env_remove(var);
         }

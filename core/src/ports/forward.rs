@@ -53,89 +53,26 @@ macro_rules! forward_store_write {
 }
 forward_store_write!(&mut S, Box<S>);
 
-impl<W: Workspace + ?Sized> Workspace for &mut W {
-    fn read(&mut self, path: &WorkPath) -> Result<Option<Vec<u8>>, HostError> {
-        (**self).read(path)
-    }
-    fn write(&mut self, path: &WorkPath, bytes: &[u8]) -> Result<(), HostError> {
-        (**self).write(path, bytes)
-    }
-    fn remove(&mut self, path: &WorkPath) -> Result<(), HostError> {
-        (**self).remove(path)
-    }
-    fn mode(&mut self, path: &WorkPath) -> Result<Option<u32>, HostError> {
-        (**self).mode(path)
-    }
-    fn set_mode(&mut self, path: &WorkPath, mode: u32) -> Result<(), HostError> {
-        (**self).set_mode(path, mode)
-    }
-    fn node(&mut self, path: &WorkPath) -> Result<Option<crate::node::Node>, HostError> {
-        (**self).node(path)
-    }
-    fn make_dir(&mut self, path: &WorkPath, mode: Option<u32>) -> Result<(), HostError> {
-        (**self).make_dir(path, mode)
-    }
-    fn remove_dir(&mut self, path: &WorkPath) -> Result<(), HostError> {
-        (**self).remove_dir(path)
-    }
-    fn remove_link(&mut self, path: &WorkPath) -> Result<(), HostError> {
-        (**self).remove_link(path)
-    }
-    fn dir_entries(&mut self, path: &WorkPath) -> Result<Vec<String>, HostError> {
-        (**self).dir_entries(path)
-    }
-    fn make_symlink(&mut self, path: &WorkPath, target: &[u8]) -> Result<(), HostError> {
-        (**self).make_symlink(path, target)
-    }
-    fn sync(&mut self) -> Result<(), HostError> {
-        (**self).sync()
-    }
-    fn scanner(&mut self) -> Option<&mut dyn Scan> {
-        (**self).scanner()
-    }
+macro_rules! forward_workspace {
+    ($($ty:ty),*) => {$(
+        impl<W: Workspace + ?Sized> Workspace for $ty {
+            fn read(&mut self, p: &WorkPath) -> Result<Option<Vec<u8>>, HostError> { (**self).read(p) }
+            fn write(&mut self, p: &WorkPath, bytes: &[u8]) -> Result<(), HostError> { (**self).write(p, bytes) }
+            fn remove(&mut self, p: &WorkPath) -> Result<(), HostError> { (**self).remove(p) }
+            fn mode(&mut self, p: &WorkPath) -> Result<Option<u32>, HostError> { (**self).mode(p) }
+            fn set_mode(&mut self, p: &WorkPath, mode: u32) -> Result<(), HostError> { (**self).set_mode(p, mode) }
+            fn node(&mut self, p: &WorkPath) -> Result<Option<crate::node::Node>, HostError> { (**self).node(p) }
+            fn make_dir(&mut self, p: &WorkPath, mode: Option<u32>) -> Result<(), HostError> { (**self).make_dir(p, mode) }
+            fn remove_dir(&mut self, p: &WorkPath) -> Result<(), HostError> { (**self).remove_dir(p) }
+            fn remove_link(&mut self, p: &WorkPath) -> Result<(), HostError> { (**self).remove_link(p) }
+            fn dir_entries(&mut self, p: &WorkPath) -> Result<Vec<String>, HostError> { (**self).dir_entries(p) }
+            fn make_symlink(&mut self, p: &WorkPath, target: &[u8]) -> Result<(), HostError> { (**self).make_symlink(p, target) }
+            fn sync(&mut self) -> Result<(), HostError> { (**self).sync() }
+            fn scanner(&mut self) -> Option<&mut dyn Scan> { (**self).scanner() }
+        }
+    )*};
 }
-
-impl<W: Workspace + ?Sized> Workspace for Box<W> {
-    fn read(&mut self, path: &WorkPath) -> Result<Option<Vec<u8>>, HostError> {
-        (**self).read(path)
-    }
-    fn write(&mut self, path: &WorkPath, bytes: &[u8]) -> Result<(), HostError> {
-        (**self).write(path, bytes)
-    }
-    fn remove(&mut self, path: &WorkPath) -> Result<(), HostError> {
-        (**self).remove(path)
-    }
-    fn mode(&mut self, path: &WorkPath) -> Result<Option<u32>, HostError> {
-        (**self).mode(path)
-    }
-    fn set_mode(&mut self, path: &WorkPath, mode: u32) -> Result<(), HostError> {
-        (**self).set_mode(path, mode)
-    }
-    fn node(&mut self, path: &WorkPath) -> Result<Option<crate::node::Node>, HostError> {
-        (**self).node(path)
-    }
-    fn make_dir(&mut self, path: &WorkPath, mode: Option<u32>) -> Result<(), HostError> {
-        (**self).make_dir(path, mode)
-    }
-    fn remove_dir(&mut self, path: &WorkPath) -> Result<(), HostError> {
-        (**self).remove_dir(path)
-    }
-    fn remove_link(&mut self, path: &WorkPath) -> Result<(), HostError> {
-        (**self).remove_link(path)
-    }
-    fn dir_entries(&mut self, path: &WorkPath) -> Result<Vec<String>, HostError> {
-        (**self).dir_entries(path)
-    }
-    fn make_symlink(&mut self, path: &WorkPath, target: &[u8]) -> Result<(), HostError> {
-        (**self).make_symlink(path, target)
-    }
-    fn sync(&mut self) -> Result<(), HostError> {
-        (**self).sync()
-    }
-    fn scanner(&mut self) -> Option<&mut dyn Scan> {
-        (**self).scanner()
-    }
-}
+forward_workspace!(&mut W, Box<W>);
 
 impl<F: Fn() -> Millis> Clock for F {
     fn now_ms(&self) -> Millis {
