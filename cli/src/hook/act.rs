@@ -101,7 +101,9 @@ fn before_files(place: &Place, agent_session: &str, tool: &Tool, paths: &[WorkPa
     let mut ws = DiskWorkspace::open(&place.root).map_err(say)?;
     for path in paths {
         let before = match read_file(place, &ws, path, max) {
-            Ok(None) => Before::Absent,
+            Ok(None) => Before::Absent {
+                dirs: super::made_dirs::missing_above(&mut ws, path),
+            },
             Ok(Some(b)) => Before::present(&b, ws.mode(path).unwrap_or(None)),
             Err(reason) => Before::Unknown { reason },
         };
@@ -141,11 +143,15 @@ fn after_files(
 ) -> Result<()> {
     let max = Config::load(&place.db).map_err(say)?.max_file_bytes;
     let mut changes = Vec::new();
+    let mut made_dirs: Vec<String> = Vec::new();
     let mut missed = false;
     for path in paths {
         let kept = pending::take(&place.db, key(place, agent_session, tool, path));
         let before = match kept {
-            Some(Ok(b)) => b.bytes(),
+            Some(Ok(b)) => {
+                made_dirs.extend_from_slice(b.missing_dirs());
+                b.bytes()
+            }
             Some(Err(why)) => return Err(why),
             // No before event ran; Claude Code's Edit result still says what the file held.
             None => match place.original.as_deref().filter(|_| paths.len() == 1) {
@@ -195,6 +201,8 @@ fn after_files(
             after_mode,
         });
     }
+    let dirs = super::made_dirs::made(e.workspace_mut(), &made_dirs, &changes);
+    changes.splice(0..0, dirs);
     if !changes.is_empty() {
         let kind = rewind_core::record::kind_for(&changes);
         let opts = EditOptions {

@@ -16,6 +16,7 @@ mod between;
 mod bounds;
 mod event;
 mod log;
+mod made_dirs;
 mod pending;
 mod root;
 mod transcript;

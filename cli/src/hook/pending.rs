@@ -25,8 +25,12 @@ const STALE: Duration = Duration::from_secs(24 * 3600);
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", tag = "state")]
 pub(super) enum Before {
-    /// It did not exist.
-    Absent,
+    /// It did not exist, nor did these folders above it (nearest first): a tool that writes
+    /// the file creates them, and they are then that tool's change.
+    Absent {
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        dirs: Vec<String>,
+    },
     /// Its bytes (base64) and mode.
     Present {
         bytes: String,
@@ -45,10 +49,18 @@ impl Before {
         }
     }
 
+    /// The folders above the file that were missing.
+    pub(super) fn missing_dirs(&self) -> &[String] {
+        match self {
+            Self::Absent { dirs } => dirs,
+            _ => &[],
+        }
+    }
+
     /// The bytes (`None`: absent) or why they are unknown.
     pub(super) fn bytes(&self) -> Result<(Option<Vec<u8>>, Option<u32>), String> {
         match self {
-            Self::Absent => Ok((None, None)),
+            Self::Absent { .. } => Ok((None, None)),
             Self::Present { bytes, mode } => base64::engine::general_purpose::STANDARD
                 .decode(bytes)
                 .map(|b| (Some(b), *mode))
@@ -141,7 +153,7 @@ pub(super) fn rebase(
     }
     let now = match after {
         Some(bytes) => Before::present(bytes, mode),
-        None => Before::Absent,
+        None => Before::Absent { dirs: Vec::new() },
     };
     let Ok(body) = serde_json::to_vec(&now) else {
         return;

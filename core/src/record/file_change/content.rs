@@ -13,13 +13,10 @@ use crate::patch::{self, PATCH_LIMIT};
 use crate::path::WorkPath;
 use crate::record::Error;
 
+/// A side's version: a file's, or a directory's or a link's when the bytes are its byte form
+/// ([`crate::node::Node::encode`]): a tool that made folders for its file records them so.
 fn version(bytes: &[u8], hash: &ContentHash, mode: Option<u32>) -> FileVersion {
-    FileVersion {
-        hash: hash.clone(),
-        size: bytes.len() as u64,
-        mode: mode.map(|m| m & 0o7777),
-        kind: crate::model::NodeKind::File,
-    }
+    crate::node::version_of(hash.clone(), bytes, mode.map(|m| m & 0o7777))
 }
 
 pub(crate) fn text_of(bytes: Option<&[u8]>) -> Option<&str> {
