@@ -22,4 +22,5 @@ pub mod shell_ignored;
 pub mod shell_report;
 pub mod shell_tree;
 pub mod storage;
+pub mod walk_before;
 pub mod workload;

@@ -336,8 +336,10 @@ fn notes(t: &mut Table, tree: &Tree, r: &Results) {
     t.note(format!(
         "Tree: {} tracked files of real code cut from the corpus (64 B to 128 KiB, about 3.5 KiB \
          on average), four directories deep, 25 files per directory, plus a `.gitignore` \
-         ignoring `target/` and its {} extra files (neither side captures them; both count \
-         the same tracked files). Every file's mtime is set a day back before the run, so no \
+         ignoring `target/` and `node_modules/` and their {} extra files (neither side \
+         captures them; both count the same tracked files), nested `.gitignore` files with a \
+         negation, and {} small ignored files in walked directories (`.env.local`, \
+         `debug.log`), which rewind tracks by default and git does not. Every file's mtime is set a day back before the run, so no \
          file is racy at the first snapshot (the core re-reads any file modified within 2 s of \
          the previous snapshot's start, whatever its stat data says). Every file is read once \
          before the first snapshots, so both sides start from the same warm page cache. First \
@@ -348,12 +350,13 @@ fn notes(t: &mut Table, tree: &Tree, r: &Results) {
          the `rewind snapshot` row's is that of one extra process run.",
         tree.tracked,
         tree.ignored,
+        tree.ignored_small,
         r.first.ours.samples.count(),
         r.unchanged.ours.samples.count(),
     ));
     t.note(
         "rewind runs in process: `rewind_host::open` (SQLite in WAL mode, the disk workspace \
-         with its parallel `ignore`-crate walk) and `Engine::snapshot_workspace`; shadow git is \
+         with its one-pass parallel walk) and `Engine::snapshot_workspace`; shadow git is \
          whole processes (`add -A`, then `commit --allow-empty`), auto-gc off, no user config; \
          its peak RSS is the largest of its timed `add -A` runs (each under `/usr/bin/time -f \
          %M`). \
