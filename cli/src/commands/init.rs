@@ -48,10 +48,16 @@ struct Outcome {
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let agent = a.agent;
     // The new agents' settings files come with their installers (issue 28).
-    if !matches!(agent, Agent::ClaudeCode | Agent::GeminiCli | Agent::QwenCode) {
+    if !matches!(
+        agent,
+        Agent::ClaudeCode | Agent::GeminiCli | Agent::QwenCode
+    ) {
         return Err(CliError::new(
             ErrorKind::Unavailable,
-            format!("rewind init does not write {}'s settings yet", agent.display_name()),
+            format!(
+                "rewind init does not write {}'s settings yet",
+                agent.display_name()
+            ),
         ));
     }
     let path = settings_path(ctx, agent, a.user)?;
