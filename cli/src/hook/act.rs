@@ -237,7 +237,9 @@ pub(super) fn act(
     }
     // Only a session's start or a prompt makes a store; a later event finding none was left
     // behind by a removed or moved store (`rm -rf .rewind` in a shell tool), not a new one.
-    let starts = matches!(ev, Event::Start | Event::Prompt(_));
+    let lazy = super::lazy::opens_turns(place, p.host);
+    let starts =
+        matches!(ev, Event::Start | Event::Prompt(_)) || (lazy && matches!(ev, Event::Tool(..)));
     if place.store.is_none() && !starts && !place.db.exists() {
         return Err(format!(
             "there is no store at {} (removed or moved since the turn began): not recorded",
@@ -248,6 +250,10 @@ pub(super) fn act(
         && let Action::Files(raw) = &tool.action
     {
         let paths: Vec<WorkPath> = raw.iter().filter_map(|r| work_path(place, r)).collect();
+        if place.store.is_none() && !place.db.exists() {
+            // A host whose first event is a tool's (see `lazy`): the store starts here.
+            drop(open(place)?);
+        }
         before_files(place, &agent_session, tool, &paths)?;
         return Ok(None);
     }
