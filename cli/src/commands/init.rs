@@ -47,6 +47,19 @@ struct Outcome {
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let agent = a.agent;
+    // The new agents' settings files come with their installers (issue 28).
+    if !matches!(
+        agent,
+        Agent::ClaudeCode | Agent::GeminiCli | Agent::QwenCode
+    ) {
+        return Err(CliError::new(
+            ErrorKind::Unavailable,
+            format!(
+                "rewind init does not write {}'s settings yet",
+                agent.display_name()
+            ),
+        ));
+    }
     let path = settings_path(ctx, agent, a.user)?;
     let before = read(&path)?;
     let mut root = match &before {
@@ -345,5 +358,6 @@ fn hint(agent: Agent) -> &'static str {
              project hooks only in trusted folders. Versions from before hooks were on by \
              default (April 2026) also need \"hooksConfig\": {\"enabled\": true}"
         }
+        _ => "",
     }
 }

@@ -234,9 +234,20 @@ pub(super) fn act(
         .session_id
         .clone()
         .ok_or("the payload has no session_id")?;
+    if let Event::Tool(
+        _,
+        Tool {
+            note: Some(note), ..
+        },
+    ) = &ev
+    {
+        place.note(note.clone());
+    }
     // Only a session's start or a prompt makes a store; a later event finding none was left
     // behind by a removed or moved store (`rm -rf .rewind` in a shell tool), not a new one.
-    let starts = matches!(ev, Event::Start | Event::Prompt(_));
+    let lazy = super::lazy::opens_turns(place, p.host);
+    let starts =
+        matches!(ev, Event::Start | Event::Prompt(_)) || (lazy && matches!(ev, Event::Tool(..)));
     if place.store.is_none() && !starts && !place.db.exists() {
         return Err(format!(
             "there is no store at {} (removed or moved since the turn began): not recorded",
@@ -247,6 +258,10 @@ pub(super) fn act(
         && let Action::Files(raw) = &tool.action
     {
         let paths: Vec<WorkPath> = raw.iter().filter_map(|r| work_path(place, r)).collect();
+        if place.store.is_none() && !place.db.exists() {
+            // A host whose first event is a tool's (see `lazy`): the store starts here.
+            drop(open(place)?);
+        }
         before_files(place, &agent_session, tool, &paths)?;
         return Ok(None);
     }
@@ -255,9 +270,13 @@ pub(super) fn act(
     let s = session(&mut e, place, &agent_session)?;
     // A turn still running when a prompt comes never got its end (Gemini CLI sends no
     // AfterAgent after a model error; Claude Code no Stop when interrupted): it failed.
-    if matches!(ev, Event::Prompt(_))
+    // Unless a tool opened it, and this is its prompt, late (see `lazy`).
+    if let Event::Prompt(text) = &ev
         && let Some((turn_id, true)) = latest_turn(&e, &s)?
     {
+        if super::lazy::late_prompt(&mut e, place, (&agent_session, &s), Some(&turn_id), text)? {
+            return Ok(Some(s));
+        }
         let opts = CompleteTurnOptions {
             turn_id,
             failed: true,
@@ -287,7 +306,7 @@ fn record(
 ) -> Result<()> {
     use super::event::Event;
     match ev {
-        Event::Ignored(_) | Event::Start => {}
+        Event::Ignored(_) | Event::Unreadable(_) | Event::Start => {}
         Event::Prompt(prompt) => {
             let opts = PromptOptions {
                 text: prompt,
@@ -301,8 +320,11 @@ fn record(
         Event::Tool(phase, tool) => {
             // Outside a running turn: a turn the agent began by itself (background work
             // finished), whose work is the agent's, in the session's latest turn.
-            let Some((turn, _)) = latest_turn(e, s)? else {
-                return Err(format!("{} before any prompt: not recorded", tool.name));
+            let lazy = super::lazy::opens_turns(place, p.host);
+            let turn = match latest_turn(e, s)? {
+                Some((turn, running)) if running || !lazy => turn,
+                _ if lazy => super::lazy::open(e, place, (agent_session, s), bg)?,
+                _ => return Err(format!("{} before any prompt: not recorded", tool.name)),
             };
             match (&tool.action, phase) {
                 (Action::Files(raw), _) => {

@@ -42,7 +42,9 @@ impl Place {
 
 /// The agent's project directory, when it set a usable one, else `cwd`.
 pub(super) fn start(agent: Agent, cwd: &Path) -> PathBuf {
-    std::env::var_os(agent.project_dir_var())
+    agent
+        .project_dir_var()
+        .and_then(std::env::var_os)
         .map(PathBuf::from)
         .filter(|d| d.is_absolute() && d.is_dir())
         .unwrap_or_else(|| cwd.to_path_buf())
