@@ -11,8 +11,11 @@ EVENTS = {
                   "Stop", "StopFailure", "SubagentStart", "SubagentStop", "Notification", "SessionEnd"],
     "gemini-cli": ["SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "Notification",
                    "SessionEnd"],
+    "codex": ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"],
 }
 path, agent, command = sys.argv[1:4]
+if agent not in EVENTS:  # OpenCode: rewind's plugin is the only hook; nothing to add beside it
+    sys.exit(0)
 with open(path) as f:
     settings = json.load(f)
 hooks = settings.setdefault("hooks", {})

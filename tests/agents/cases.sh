@@ -4,7 +4,7 @@
 
 case_basic() { # a file-tool write and a shell command: rewound and undone
   SEED="printf 'keep me\n' > old.txt" begin_case basic "{\"turns\": {\"basic\": [$(write_step hello.txt 'hello from the agent\n'),
-    $(shell_step "printf 'from the shell\\n' > shell.txt && rm -f old.txt")]}}"
+    $(shell_step "printf 'from the shell\\n' > shell.txt && rm old.txt")]}}"
   cp "$WS/old.txt" "$H/old.before"
   turn "turn:basic write hello.txt, then run the shell command"
   check "the agent ran its turn (exit $?)" test $? -eq 0

@@ -30,8 +30,8 @@ begin_case() {
   for _ in $(seq 50); do [ -s "$H/port" ] && break; sleep 0.1; done
   PORT=$(cat "$H/port")
   (cd "$WS" && HOME="$H" rewind init "$AGENT" "$@" >"$H/init.out" 2>&1)
-  local settings="$WS/$(config_dir)/settings.json"
-  [[ " $* " == *" --user "* ]] && settings="$H/$(config_dir)/settings.json"
+  local settings="$WS/$(settings_file)"
+  [[ " $* " == *" --user "* ]] && settings="$H/$(settings_file)"
   python3 "$ROOT/tests/agents/add_capture.py" "$settings" "$AGENT" "$ROOT/tests/agents/capture $H/payloads"
   agent_home
   TURNS=0
@@ -43,7 +43,14 @@ end_case() {
   echo "# $AGENT: $CASE: workspace $WS, home $H"
 }
 
-config_dir() { case $AGENT in claude-code) echo .claude ;; qwen-code) echo .qwen ;; gemini-cli) echo .gemini ;; esac; }
+# Where `rewind init $AGENT` puts its hooks, relative to the workspace (or home).
+settings_file() {
+  case $AGENT in
+    claude-code) echo .claude/settings.json ;; qwen-code) echo .qwen/settings.json ;;
+    gemini-cli) echo .gemini/settings.json ;; codex) echo .codex/hooks.json ;;
+    opencode) echo .opencode/plugins/rewind.js ;;
+  esac
+}
 
 agent_home() { # what each agent needs in its home to run headless against the server
   if [ "$AGENT" = gemini-cli ]; then
@@ -57,6 +64,30 @@ s.setdefault("security", {}).setdefault("auth", {})["selectedType"] = "gemini-ap
 json.dump(s, open(p, "w"), indent=2)
 json.dump({ws: "TRUST_FOLDER"}, open(os.path.join(d, "trustedFolders.json"), "w"))
 PY
+  fi
+  if [ "$AGENT" = codex ]; then # the server as a Responses API provider; the workspace trusted
+    mkdir -p "$H/.codex"  # (Codex reads a project's .codex/ only then); gpt-5.5 gets apply_patch
+    cat >"$H/.codex/config.toml" <<EOF
+model = "gpt-5.5"
+model_provider = "scripted"
+[model_providers.scripted]
+name = "scripted"
+base_url = "http://127.0.0.1:$PORT/v1"
+wire_api = "responses"
+env_key = "OPENAI_API_KEY"
+[projects."$WS"]
+trust_level = "trusted"
+EOF
+  fi
+  if [ "$AGENT" = opencode ]; then # the server as an OpenAI-compatible provider, tools allowed
+    mkdir -p "$H/.config/opencode"
+    cat >"$H/.config/opencode/opencode.json" <<EOF
+{"autoupdate": false, "share": "disabled", "model": "scripted/scripted",
+ "permission": {"edit": "allow", "bash": "allow", "external_directory": "allow"},
+ "provider": {"scripted": {"npm": "@ai-sdk/openai-compatible", "name": "scripted",
+   "options": {"baseURL": "http://127.0.0.1:$PORT/v1", "apiKey": "sk-scripted"},
+   "models": {"scripted": {"name": "scripted", "tool_call": true}}}}}
+EOF
   fi
 }
 
@@ -81,6 +112,17 @@ turn() {
       [ "$TURNS" -gt 1 ] && more=(--resume latest)
       (cd "$dir" && GOOGLE_GEMINI_BASE_URL=$url GEMINI_API_KEY=sk-scripted HOME="$H" \
         timeout "$TURN_TIMEOUT" gemini -p "$prompt" "${more[@]}" -m gemini-2.5-flash --yolo --output-format json) ;;
+    codex) # headless: the hooks run without the /hooks trust step
+      [ "$TURNS" -gt 1 ] && more=(resume --last)
+      (cd "$dir" && HOME="$H" CODEX_HOME="$H/.codex" OPENAI_API_KEY=sk-scripted \
+        timeout "$TURN_TIMEOUT" codex exec --dangerously-bypass-hook-trust \
+          --dangerously-bypass-approvals-and-sandbox --skip-git-repo-check "${more[@]}" "$prompt") ;;
+    opencode) # slow to start (a minute here): twice the timeout
+      [ "$TURNS" -gt 1 ] && more=(--continue)
+      (cd "$dir" && HOME="$H" XDG_CONFIG_HOME="$H/.config" XDG_DATA_HOME="$H/.local/share" \
+        XDG_CACHE_HOME="$H/.cache" XDG_STATE_HOME="$H/.local/state" OPENCODE_DISABLE_MODELS_FETCH=1 \
+        OPENCODE_DISABLE_AUTOUPDATE=1 OPENCODE_DISABLE_LSP_DOWNLOAD=1 \
+        timeout "$((TURN_TIMEOUT * 2))" opencode run "${more[@]}" "$prompt") ;;
   esac >>"$H/agent.out" 2>&1
 }
 

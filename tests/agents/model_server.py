@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """A scripted model server on 127.0.0.1 for real agents run headless (tests/agents/run).
 
-It speaks the three wire protocols of the agents we test: Anthropic's Messages API
+It speaks the wire protocols of the agents we test: Anthropic's Messages API
 (`POST /v1/messages`, Claude Code), OpenAI's chat completions (`POST /v1/chat/completions`,
-Qwen Code) and the Gemini API (`POST /v1beta/models/M:generateContent` and
-`:streamGenerateContent?alt=sse`, Gemini CLI), streamed or not.
+Qwen Code, OpenCode), OpenAI's Responses API (`POST /v1/responses`, streamed, Codex CLI) and
+the Gemini API (`POST /v1beta/models/M:generateContent` and `:streamGenerateContent?alt=sse`,
+Gemini CLI), streamed or not.
 
 A case is a script (a JSON file): `{"turns": {"NAME": [step, ...]}}`. A prompt names its turn
 with `turn:NAME`; the server finds the last prompt in the conversation and counts the tool
@@ -37,8 +38,8 @@ LOCK = threading.Lock()
 CALLS = itertools.count(1)  # call ids: unique, or Claude Code merges the calls of one id
 MARK = re.compile(r"turn:([A-Za-z0-9_-]+)")
 
-WRITE_TOOLS = ("Write", "write_file")
-SHELL_TOOLS = ("Bash", "run_shell_command")
+WRITE_TOOLS = ("Write", "write_file", "write", "apply_patch")
+SHELL_TOOLS = ("Bash", "run_shell_command", "bash", "exec_command", "shell_command", "shell")
 
 
 def texts(parts):
@@ -81,18 +82,34 @@ def plan(tools, turn, step):
     return s
 
 
+def add_patch(path, content):
+    """A V4A patch adding PATH with CONTENT (Codex's apply_patch)."""
+    lines = "".join("+" + line + "\n" for line in content.splitlines())
+    return f"*** Begin Patch\n*** Add File: {path}\n{lines}*** End Patch\n"
+
+
 def tool_call(tools, s):
     """(tool name, arguments) for a write or shell step, in the agent's own terms."""
     if "write" in s:
         name = next(n for n in WRITE_TOOLS if n in tools)
         path = s["write"] if os.path.isabs(s["write"]) else os.path.join(WORKSPACE, s["write"])
+        if name == "apply_patch":
+            return name, {"input": add_patch(path, s["content"])}
+        if name == "write":
+            return name, {"filePath": path, "content": s["content"]}
         return name, {"file_path": path, "content": s["content"]}
     name = next(n for n in SHELL_TOOLS if n in tools)
     args = {"command": s["shell"], "description": "a scripted command"}
+    if name == "exec_command":
+        return name, {"cmd": s["shell"], "workdir": WORKSPACE}
+    if name == "shell_command":
+        return name, {"command": s["shell"], "workdir": WORKSPACE}
+    if name == "shell":
+        return name, {"command": ["bash", "-lc", s["shell"]], "workdir": WORKSPACE}
     if name == "Bash":
         if s.get("background"):
             args["run_in_background"] = True
-    else:
+    elif name == "run_shell_command":
         args["is_background"] = bool(s.get("background"))
     return name, args
 
@@ -113,6 +130,19 @@ def anthropic_prompt(m):
 
 def openai_prompt(m):
     return texts(m.get("content")) if m.get("role") == "user" else ""
+
+
+def responses_results(m):
+    return 1 if m.get("type") in ("function_call_output", "custom_tool_call_output") else 0
+
+
+def responses_prompt(m):
+    if m.get("role") != "user":
+        return ""
+    c = m.get("content")
+    if isinstance(c, str):
+        return c
+    return "\n".join(p.get("text", "") for p in c or [] if isinstance(p, dict))
 
 
 def gemini_results(m):
@@ -160,8 +190,8 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         req = self.body()
         with open(os.environ.get("MODEL_LOG", "/dev/null"), "a") as log:
-            msgs = req.get("messages") or req.get("contents") or [{}]
-            log.write(json.dumps({"path": self.path, "tools": len(req.get("tools") or []),
+            msgs = req.get("messages") or req.get("contents") or req.get("input") or [{}]
+            log.write(json.dumps({"path": self.path, "tools": len(req.get("tools") or []), "names": Handler.names(req),
                                   "messages": len(msgs), "stream": req.get("stream"),
                                   "system": str(req.get("system"))[-200:],
                                   "keys": sorted(req), "tool_choice": req.get("tool_choice"), "last": str(msgs[-1])[:300]}) + "\n")
@@ -169,6 +199,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(200, {"input_tokens": 10, "totalTokens": 10})
         if self.path.startswith("/v1/messages"):
             return self.anthropic(req)
+        if self.path.startswith("/v1/responses"):
+            return self.openai_responses(req)
         if "chat/completions" in self.path:
             return self.openai(req)
         if "generateContent" in self.path or "GenerateContent" in self.path:
@@ -236,6 +268,36 @@ class Handler(BaseHTTPRequestHandler):
         self.sse([{**chunk, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]},
                   {**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}], "usage": usage},
                   "[DONE]"])
+
+    def openai_responses(self, req):
+        """OpenAI's Responses API as Codex streams it: the output items, then completed."""
+        tools = self.names(req)
+        custom = {t.get("name") for t in req.get("tools") or [] if t.get("type") == "custom"}
+        s = plan(tools, *position(req.get("input") or [], responses_prompt, responses_results))
+        if "error" in s:
+            return self.error(s)
+        rid = f"resp_{next(CALLS):04d}"
+        if "text" in s:
+            item = {"type": "message", "role": "assistant", "id": f"msg_{rid}",
+                    "content": [{"type": "output_text", "text": s["text"], "annotations": []}]}
+        else:
+            name, args = tool_call(tools, s)
+            call = f"call_{next(CALLS):04d}"
+            if name in custom:
+                item = {"type": "custom_tool_call", "id": f"ctc_{call}", "call_id": call, "name": name,
+                        "input": args["input"], "status": "completed"}
+            else:
+                item = {"type": "function_call", "id": f"fc_{call}", "call_id": call, "name": name,
+                        "arguments": json.dumps(args), "status": "completed"}
+        usage = {"input_tokens": 10, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 5,
+                 "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 15}
+        response = {"id": rid, "object": "response", "status": "completed", "model": req.get("model", "m"),
+                    "output": [item], "usage": usage}
+        events = [("response.created", {"type": "response.created", "response": {**response, "status": "in_progress", "output": []}}),
+                  ("response.output_item.added", {"type": "response.output_item.added", "output_index": 0, "item": item}),
+                  ("response.output_item.done", {"type": "response.output_item.done", "output_index": 0, "item": item}),
+                  ("response.completed", {"type": "response.completed", "response": response})]
+        self.sse([d for _, d in events], [e for e, _ in events])
 
     def gemini(self, req, stream):
         tools = [d.get("name") for t in req.get("tools") or [] for d in t.get("functionDeclarations") or []]
