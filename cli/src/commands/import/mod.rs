@@ -213,6 +213,11 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
             ));
         }
     };
+    // The one session asked for by id, when it cannot be imported, is an error (with --all or
+    // the latest, it is reported among the others as `not-imported`).
+    if let (Which::One(_), Some(why)) = (&which, sessions.first().and_then(|s| s.refused.clone())) {
+        return Err(CliError::new(ErrorKind::InvalidInput, why));
+    }
     let out = build::import(ctx, sessions, a.dry_run)?;
     let text = out
         .iter()

@@ -78,7 +78,7 @@ fn texts(v: &Value) -> Vec<&str> {
 
 fn turns(root: &Path, lines: &[Value], diagnostics: &mut Vec<String>) -> Vec<Turn> {
     let mut turns: Vec<Turn> = Vec::new();
-    let mut calls: HashMap<String, String> = HashMap::new();
+    let mut calls: HashMap<String, (String, Value)> = HashMap::new();
     for v in lines {
         let kind = v.get("type").and_then(Value::as_str);
         if kind == Some("user") && v.get("provenance").and_then(Value::as_str) == Some("real_user")
@@ -113,7 +113,8 @@ fn turns(root: &Path, lines: &[Value], diagnostics: &mut Vec<String>) -> Vec<Tur
                 {
                     let id = call.get("id").and_then(Value::as_str).unwrap_or_default();
                     let name = call.get("name").and_then(Value::as_str).unwrap_or_default();
-                    calls.insert(id.to_owned(), name.to_owned());
+                    let args = call.get("args").cloned().unwrap_or(Value::Null);
+                    calls.insert(id.to_owned(), (name.to_owned(), args));
                 }
             }
             Some("tool_result") => {
@@ -122,8 +123,11 @@ fn turns(root: &Path, lines: &[Value], diagnostics: &mut Vec<String>) -> Vec<Tur
                     continue;
                 }
                 let id = r.get("callId").and_then(Value::as_str).unwrap_or_default();
-                let tool = calls.get(id).map(String::as_str).unwrap_or_default();
-                turn.steps.extend(step(root, v, r, (id, tool), diagnostics));
+                let Some((tool, args)) = calls.get(id) else {
+                    continue;
+                };
+                turn.steps
+                    .extend(step(root, v, r, (id, tool, args), diagnostics));
             }
             _ => {}
         }
@@ -136,15 +140,15 @@ fn step(
     root: &Path,
     v: &Value,
     r: &Value,
-    (id, tool): (&str, &str),
+    (id, tool, args): (&str, &str, &Value),
     diagnostics: &mut Vec<String>,
 ) -> Option<Step> {
     let shown = r.get("resultDisplay").unwrap_or(&Value::Null);
     if tool == "run_shell_command" {
-        let command = shown
+        let command = args
             .get("command")
             .and_then(Value::as_str)
-            .unwrap_or("a command");
+            .unwrap_or_default();
         return Some(Step::Notice(format!(
             "run_shell_command ran `{command}`: what it changed is not in Qwen Code's records"
         )));
