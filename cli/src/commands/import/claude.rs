@@ -12,6 +12,8 @@
 //! (`null`: the file did not exist). A shell command's changes are in none of them.
 
 use super::build::{Imported, Step, Turn};
+use super::claude_after::{Call, after};
+use super::claude_history::Backups;
 use super::{Found, Which, in_workspace, json_lines, major_minor, pick, read_record};
 use crate::CliError;
 use rewind_core::ErrorKind;
@@ -87,78 +89,6 @@ fn refusal(root: &Path, lines: &[Value], version: Option<&str>) -> Option<String
             root.display()
         )
     })
-}
-
-/// The file-history backups a transcript names: per prompt, each tracked file's state when the
-/// turn first touched it (`None`: absent).
-struct Backups {
-    dir: PathBuf,
-    at: HashMap<String, HashMap<String, Option<String>>>,
-}
-
-impl Backups {
-    fn of(lines: &[Value], dir: PathBuf) -> Self {
-        let mut at: HashMap<String, HashMap<String, Option<String>>> = HashMap::new();
-        let name = |b: &Value| {
-            b.get("backupFileName")
-                .and_then(Value::as_str)
-                .map(str::to_owned)
-        };
-        for v in lines {
-            match v.get("type").and_then(Value::as_str) {
-                Some("file-history-snapshot") => {
-                    let Some(id) = v.get("messageId").and_then(Value::as_str) else {
-                        continue;
-                    };
-                    let files = v
-                        .pointer("/snapshot/trackedFileBackups")
-                        .and_then(Value::as_object);
-                    let entry = at.entry(id.to_owned()).or_default();
-                    for (path, b) in files.into_iter().flatten() {
-                        entry.insert(path.clone(), name(b));
-                    }
-                }
-                Some("file-history-delta") => {
-                    let id = v.get("snapshotMessageId").and_then(Value::as_str);
-                    let path = v.get("trackingPath").and_then(Value::as_str);
-                    if let (Some(id), Some(path), Some(b)) = (id, path, v.get("backup")) {
-                        // Add-only: a delta never overwrites the snapshot's entry.
-                        let entry = at.entry(id.to_owned()).or_default();
-                        entry.entry(path.to_owned()).or_insert_with(|| name(b));
-                    }
-                }
-                _ => {}
-            }
-        }
-        Self { dir, at }
-    }
-
-    /// The file's bytes when the turn of `prompt` first touched it: `Some(None)` absent, `None`
-    /// not kept (or the blob is gone: noted).
-    fn before(
-        &self,
-        prompt: &str,
-        path: &str,
-        diagnostics: &mut Vec<String>,
-    ) -> Option<Option<Vec<u8>>> {
-        let name = self.at.get(prompt)?.get(path)?;
-        let Some(name) = name else {
-            return Some(None);
-        };
-        if name.contains('/') || name.starts_with('.') {
-            diagnostics.push(format!(
-                "file-history backup name {name:?} is not a plain name: not read"
-            ));
-            return None;
-        }
-        match read_record(&self.dir.join(name)) {
-            Ok(bytes) => Some(Some(bytes)),
-            Err(e) => {
-                diagnostics.push(format!("file-history backup of {path} missing: {e}"));
-                None
-            }
-        }
-    }
 }
 
 /// Walks the transcript's chain and builds the turns.
@@ -410,63 +340,4 @@ impl<'a> Reader<'a> {
             Err(why) => failed(why),
         }
     }
-}
-
-/// A finished tool call as the transcript keeps it.
-struct Call<'a> {
-    prompt: &'a str,
-    id: &'a str,
-    tool: &'a str,
-    input: &'a Value,
-    result: &'a Value,
-}
-
-/// The file's bytes after the call: `Write`'s content, or the replacements of `Edit` /
-/// `MultiEdit` applied to the bytes before, each of which must match exactly once (or be a
-/// replace-all that matches): anything else is not exact.
-fn after(c: &Call<'_>, before: Option<&[u8]>) -> Result<Vec<u8>, String> {
-    if c.tool == "Write" {
-        return c
-            .result
-            .get("content")
-            .or_else(|| c.input.get("content"))
-            .and_then(Value::as_str)
-            .map(|s| s.as_bytes().to_vec())
-            .ok_or_else(|| "the Write keeps no content".to_owned());
-    }
-    let edits: Vec<&Value> = match c.tool {
-        "MultiEdit" => c
-            .input
-            .get("edits")
-            .and_then(Value::as_array)
-            .map(|a| a.iter().collect())
-            .unwrap_or_default(),
-        _ => vec![c.input],
-    };
-    let mut text = match before {
-        None => String::new(),
-        Some(b) => std::str::from_utf8(b)
-            .map_err(|_| "the file before the edit is not UTF-8 text".to_owned())?
-            .to_owned(),
-    };
-    for e in edits {
-        let get = |k: &str| e.get(k).and_then(Value::as_str);
-        let (Some(old), Some(new)) = (get("old_string"), get("new_string")) else {
-            return Err(format!("the {} keeps no old_string / new_string", c.tool));
-        };
-        let all = e.get("replace_all") == Some(&Value::Bool(true));
-        if old.is_empty() {
-            if before.is_some() && !text.is_empty() {
-                return Err("an edit with an empty old_string on an existing file".into());
-            }
-            text = new.to_owned();
-            continue;
-        }
-        match (text.matches(old).count(), all) {
-            (0, _) => return Err("the edit's old_string is not in the file before it".into()),
-            (1, _) | (_, true) => text = text.replace(old, new),
-            (_, false) => return Err("the edit's old_string matches more than once".into()),
-        }
-    }
-    Ok(text.into_bytes())
 }

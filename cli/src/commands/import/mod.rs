@@ -7,6 +7,8 @@
 
 mod build;
 mod claude;
+mod claude_after;
+mod claude_history;
 mod qwen;
 
 use super::{CliError, Context, Report};
