@@ -14,6 +14,7 @@ mod diff;
 mod fork;
 mod gc;
 mod hook_settings;
+mod import;
 mod init;
 mod log;
 mod notes;
@@ -86,6 +87,8 @@ pub struct Cli {
 enum Command {
     /// Install rewind's hooks in an agent's settings (or take them out with --remove).
     Init(init::Args),
+    /// Build rewind sessions from an agent's own records of its sessions in this workspace.
+    Import(import::Args),
     /// Create, list or pick the current session.
     #[command(subcommand)]
     Session(session::Args),
@@ -171,6 +174,7 @@ impl Command {
         matches!(
             self,
             Self::Init(_)
+                | Self::Import(_)
                 | Self::Completions(_)
                 | Self::Man
                 | Self::Session(session::Args::New { .. } | session::Args::List)
@@ -187,7 +191,12 @@ impl Command {
     fn acts_on_a_session(&self) -> bool {
         !matches!(
             self,
-            Self::Gc(_) | Self::Stats(_) | Self::Recover(_) | Self::Trust(_) | Self::Session(_)
+            Self::Gc(_)
+                | Self::Stats(_)
+                | Self::Recover(_)
+                | Self::Trust(_)
+                | Self::Session(_)
+                | Self::Import(_)
         )
     }
 
@@ -257,6 +266,7 @@ pub(crate) fn run(cli: Cli) -> Result<Report, CliError> {
     };
     match command {
         Command::Init(a) => init::run(&ctx, a),
+        Command::Import(a) => import::run(&ctx, a),
         Command::Session(a) => session::run(&ctx, a),
         Command::Prompt(a) => prompt::run(&ctx, a),
         Command::Reply(a) => reply::run(&ctx, a),

@@ -51,6 +51,9 @@ pub enum Verb {
     /// One agent hook event (`rewind hook`): a session, a prompt, an edit, a snapshot, a
     /// turn's end; it never writes workspace files.
     HookEvent,
+    /// Build a session from an agent's own records (`rewind import`): sessions, prompts,
+    /// replies, edits; it never writes workspace files.
+    ImportAgentSession,
     /// Rewind the conversation only (`rewindConversation`, `rewind conversation`).
     RewindConversation,
     /// `rewind` (rpc) or `rewind pick`: the conversation only records, files rewrite.
@@ -104,6 +107,7 @@ impl Verb {
             | Self::RetryLastReply
             | Self::SideChat
             | Self::HookEvent
+            | Self::ImportAgentSession
             | Self::RewindConversation
             | Self::Rewind { files: false }
             | Self::EditLastPrompt {
