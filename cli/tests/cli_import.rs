@@ -367,6 +367,34 @@ fn a_missing_file_history_backup_is_a_diagnostic() {
 }
 
 #[test]
+fn a_backup_that_disagrees_with_the_transcript_is_a_failed_capture_not_a_guess() {
+    let c = claude_case();
+    let blob = c
+        .home
+        .path()
+        .join(".claude/file-history")
+        .join(CLAUDE_SESSION)
+        .join("c3e3f724ad1dabcf@v2");
+    std::fs::write(blob, b"not what the tool saw\n").expect("write");
+    let doc = c.import(&["claude-code"]).1;
+    let got = only(&doc);
+    assert_eq!(got["status"], "imported", "{doc}");
+    assert_eq!(
+        (got["checkpoints"].as_u64(), got["failedCaptures"].as_u64()),
+        (Some(2), Some(1))
+    );
+    // The rewind reports a.txt instead of restoring either version.
+    let session = s(got, "sessionId");
+    let preview = c.bench.ok(&["preview", &session, "--since", "#2"]);
+    assert!(preview.to_string().contains("a.txt"), "{preview}");
+    c.bench.json(&["apply", &session, "--since", "#2"]);
+    assert_ne!(
+        c.bench.read("a.txt").as_deref(),
+        Some(&b"not what the tool saw\n"[..])
+    );
+}
+
+#[test]
 fn gemini_cli_says_it_is_not_supported_yet() {
     let c = claude_case();
     assert_eq!(refused(&c, &["gemini-cli"]), "unavailable");
