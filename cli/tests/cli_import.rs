@@ -7,7 +7,7 @@
 mod common;
 
 use common::{Bench, s};
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
 const CLAUDE: &str = "claude-code-2.1.332";
@@ -392,6 +392,24 @@ fn a_backup_that_disagrees_with_the_transcript_is_a_failed_capture_not_a_guess()
         c.bench.read("a.txt").as_deref(),
         Some(&b"not what the tool saw\n"[..])
     );
+}
+
+#[test]
+fn a_session_the_hooks_already_recorded_is_not_imported_again() {
+    let c = claude_case();
+    // The hooks saw the agent's session start: a rewind session bound to it exists.
+    let mut start = common::fixture("claude-code", "SessionStart");
+    start["cwd"] = json!(std::fs::canonicalize(c.bench.ws()).expect("ws"));
+    start["session_id"] = json!(CLAUDE_SESSION);
+    let mut hook = std::process::Command::new(env!("CARGO_BIN_EXE_rewind"));
+    hook.args(["hook", "claude-code"]);
+    common::expect_hook_continues(hook, &start);
+    let listed = c.bench.ok(&["session", "list"]);
+    let bound = s(&listed.as_array().expect("sessions")[0], "id");
+    let doc = c.import(&["claude-code"]).1;
+    assert_eq!(only(&doc)["status"], "already-imported", "{doc}");
+    assert_eq!(s(only(&doc), "sessionId"), bound);
+    assert_eq!(c.bench.ok(&["session", "list"]), listed);
 }
 
 #[test]
