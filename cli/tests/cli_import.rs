@@ -7,11 +7,13 @@
 mod common;
 
 use common::{Bench, s};
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
 const CLAUDE: &str = "claude-code-2.1.332";
 const CLAUDE_SESSION: &str = "58499a85-d0f7-4a24-ba6c-59279e86e0e3";
+const GEMINI: &str = "gemini-cli-0.61.0";
+const GEMINI_SESSION: &str = "44cb375e-8209-40cc-842e-8fa87cbafa5e";
 const QWEN: &str = "qwen-code-0.24.4";
 const QWEN_SESSION: &str = "c4a7fc20-0dd4-4c4b-bab2-6707a8b257ac";
 
@@ -42,7 +44,7 @@ fn copy_fixture(from: &Path, to: &Path, ws: &Path) {
         } else {
             let bytes = std::fs::read(entry.path()).expect("read fixture");
             let bytes = match entry.path().extension().and_then(|e| e.to_str()) {
-                Some("jsonl") => String::from_utf8(bytes)
+                Some("jsonl" | "json") => String::from_utf8(bytes)
                     .expect("utf-8")
                     .replace("@WS@", &ws.display().to_string())
                     .into_bytes(),
@@ -367,7 +369,89 @@ fn a_missing_file_history_backup_is_a_diagnostic() {
 }
 
 #[test]
-fn gemini_cli_says_it_is_not_supported_yet() {
+fn a_backup_that_disagrees_with_the_transcript_is_a_failed_capture_not_a_guess() {
     let c = claude_case();
-    assert_eq!(refused(&c, &["gemini-cli"]), "unavailable");
+    let blob = c
+        .home
+        .path()
+        .join(".claude/file-history")
+        .join(CLAUDE_SESSION)
+        .join("c3e3f724ad1dabcf@v2");
+    std::fs::write(blob, b"not what the tool saw\n").expect("write");
+    let doc = c.import(&["claude-code"]).1;
+    let got = only(&doc);
+    assert_eq!(got["status"], "imported", "{doc}");
+    assert_eq!(
+        (got["checkpoints"].as_u64(), got["failedCaptures"].as_u64()),
+        (Some(2), Some(1))
+    );
+    // The rewind reports a.txt instead of restoring either version.
+    let session = s(got, "sessionId");
+    let preview = c.bench.ok(&["preview", &session, "--since", "#2"]);
+    assert!(preview.to_string().contains("a.txt"), "{preview}");
+    c.bench.json(&["apply", &session, "--since", "#2"]);
+    assert_ne!(
+        c.bench.read("a.txt").as_deref(),
+        Some(&b"not what the tool saw\n"[..])
+    );
+}
+
+#[test]
+fn a_session_the_hooks_already_recorded_is_not_imported_again() {
+    let c = claude_case();
+    // The hooks saw the agent's session start: a rewind session bound to it exists.
+    let mut start = common::fixture("claude-code", "SessionStart");
+    start["cwd"] = json!(std::fs::canonicalize(c.bench.ws()).expect("ws"));
+    start["session_id"] = json!(CLAUDE_SESSION);
+    let mut hook = std::process::Command::new(env!("CARGO_BIN_EXE_rewind"));
+    hook.args(["hook", "claude-code"]);
+    common::expect_hook_continues(hook, &start);
+    let listed = c.bench.ok(&["session", "list"]);
+    let bound = s(&listed.as_array().expect("sessions")[0], "id");
+    let doc = c.import(&["claude-code"]).1;
+    assert_eq!(only(&doc)["status"], "already-imported", "{doc}");
+    assert_eq!(s(only(&doc), "sessionId"), bound);
+    assert_eq!(c.bench.ok(&["session", "list"]), listed);
+}
+
+#[test]
+fn a_gemini_cli_session_spanning_a_resume_imports_and_rewinds_byte_for_byte() {
+    let c = Case::new(
+        GEMINI,
+        &[
+            ("README.md", b"seed\n"),
+            ("keep.txt", b"kept\n"),
+            ("a.txt", b"three\n"),
+            ("b.txt", b"bee\n"),
+            ("c.txt", b"sh"),
+        ],
+    );
+    let home_before = c.home_files();
+    let doc = c.import(&["gemini-cli"]).1;
+    let got = only(&doc);
+    assert_eq!(got["status"], "imported", "{doc}");
+    assert_eq!(got["agentSessionId"], GEMINI_SESSION);
+    // Turn 1's tool calls survive Gemini CLI rewriting the list on resume.
+    assert_eq!(
+        (got["turns"].as_u64(), got["checkpoints"].as_u64()),
+        (Some(3), Some(5))
+    );
+    let session = s(got, "sessionId");
+    assert_eq!(
+        only(&c.import(&["gemini-cli", "--all"]).1)["status"],
+        "already-imported"
+    );
+    c.bench.ok(&["apply", &session, "--since", "#3"]);
+    assert_eq!(c.bench.read("a.txt").as_deref(), Some(&b"two\n"[..]));
+    c.bench.ok(&["apply", &session, "--since", "#1"]);
+    assert_eq!(c.bench.read("a.txt"), None);
+    assert_eq!(c.bench.read("b.txt"), None);
+    assert_eq!(c.bench.read("keep.txt").as_deref(), Some(&b"orig\n"[..]));
+    assert_eq!(c.home_files(), home_before);
+}
+
+#[test]
+fn gemini_cli_without_records_for_the_workspace_is_not_found() {
+    let c = claude_case();
+    assert_eq!(refused(&c, &["gemini-cli"]), "not_found");
 }

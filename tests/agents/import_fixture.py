@@ -3,7 +3,7 @@
 
 Usage: import_fixture.py HOME WORKSPACE OUT
 Copies the agent records under HOME that `rewind import` reads (Claude Code's transcripts and
-file-history, Qwen Code's chats), with the workspace's path written as @WS@ (and its
+file-history, Qwen Code's chats, Gemini CLI's projects.json and chats), with the workspace's path written as @WS@ (and its
 project-directory name as @WSDIR@) so a test can put them under any workspace, and made small:
 the lines the agents themselves pass over when they resume (Claude Code's `api-request*`
 records, Qwen Code's `ui_telemetry`) are left out, and attachment / system payloads are cut to
@@ -42,12 +42,18 @@ for root, _, files in os.walk(home):
         rel = os.path.relpath(src, home)
         parts = rel.split(os.sep)
         wanted = (parts[:2] == [".claude", "projects"] or parts[:2] == [".claude", "file-history"]
-                  or parts[:2] == [".qwen", "projects"] or parts[:2] == [".qwen", "file-history"])
+                  or parts[:2] == [".qwen", "projects"] or parts[:2] == [".qwen", "file-history"]
+                  or rel == os.path.join(".gemini", "projects.json")
+                  or (parts[:2] == [".gemini", "tmp"] and "chats" in parts))
         if not wanted:
             continue
         dst = os.path.join(out, rel.replace(munged, "@WSDIR@"))
         if name.endswith(".jsonl"):
             copy_jsonl(src, dst)
+        elif name.endswith(".json"):
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            with open(src) as f, open(dst, "w") as g:
+                g.write(f.read().replace(ws, "@WS@"))
         else:
             os.makedirs(os.path.dirname(dst), exist_ok=True)
             shutil.copyfile(src, dst)

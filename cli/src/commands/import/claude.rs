@@ -98,11 +98,14 @@ struct Reader<'a> {
     diagnostics: &'a mut Vec<String>,
 }
 
+/// An entry's id.
 fn uuid(v: &Value) -> Option<&str> {
     v.get("uuid").and_then(Value::as_str)
 }
 
 /// The entries on the chain from the last entry back to the first, in file order.
+/// The entries on the chain from the last entry back to the first, in file order: a branch
+/// Claude Code's own `/rewind` left is off it.
 fn chain(lines: &[Value]) -> Vec<&Value> {
     let by_id: HashMap<&str, &Value> = lines.iter().filter_map(|v| Some((uuid(v)?, v))).collect();
     let mut on = HashSet::new();

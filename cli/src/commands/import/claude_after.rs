@@ -60,3 +60,65 @@ pub(super) fn after(c: &Call<'_>, before: Option<&[u8]>) -> Result<Vec<u8>, Stri
     }
     Ok(text.into_bytes())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Call, after};
+    use serde_json::{Value, json};
+
+    fn edit(tool: &str, input: Value, before: Option<&str>) -> Result<String, String> {
+        let result = Value::Null;
+        let c = Call {
+            prompt: "p",
+            id: "t",
+            tool,
+            input: &input,
+            result: &result,
+        };
+        after(&c, before.map(str::as_bytes)).map(|b| String::from_utf8(b).expect("utf-8"))
+    }
+
+    #[test]
+    fn an_edit_that_matches_once_is_exact() {
+        let input = json!({"old_string": "b", "new_string": "B"});
+        assert_eq!(
+            edit("Edit", input, Some("a\nb\nc\n")).as_deref(),
+            Ok("a\nB\nc\n")
+        );
+    }
+
+    #[test]
+    fn an_edit_that_matches_twice_or_not_at_all_is_not_exact() {
+        let twice = json!({"old_string": "x", "new_string": "y"});
+        assert!(edit("Edit", twice, Some("x x")).is_err());
+        let missing = json!({"old_string": "q", "new_string": "y"});
+        assert!(edit("Edit", missing, Some("x")).is_err());
+        let all = json!({"old_string": "x", "new_string": "y", "replace_all": true});
+        assert_eq!(edit("Edit", all, Some("x x")).as_deref(), Ok("y y"));
+    }
+
+    #[test]
+    fn multi_edit_applies_in_order_and_an_empty_old_string_creates() {
+        let input = json!({"edits": [{"old_string": "a", "new_string": "b"},
+                                     {"old_string": "b", "new_string": "c"}]});
+        assert_eq!(edit("MultiEdit", input, Some("a")).as_deref(), Ok("c"));
+        let create = json!({"old_string": "", "new_string": "new\n"});
+        assert_eq!(edit("Edit", create, None).as_deref(), Ok("new\n"));
+        let onto = json!({"old_string": "", "new_string": "new\n"});
+        assert!(edit("Edit", onto, Some("there")).is_err());
+    }
+
+    #[test]
+    fn a_file_that_is_not_text_cannot_be_edited_exactly() {
+        let input = json!({"old_string": "a", "new_string": "b"});
+        let result = Value::Null;
+        let c = Call {
+            prompt: "p",
+            id: "t",
+            tool: "Edit",
+            input: &input,
+            result: &result,
+        };
+        assert!(after(&c, Some(&[0xff, b'a'])).is_err());
+    }
+}

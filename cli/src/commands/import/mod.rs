@@ -9,6 +9,7 @@ mod build;
 mod claude;
 mod claude_after;
 mod claude_history;
+mod gemini;
 mod qwen;
 
 use super::{CliError, Context, Report};
@@ -24,7 +25,7 @@ pub(super) enum Agent {
     ClaudeCode,
     /// Qwen Code: ~/.qwen/projects/<cwd>/chats/<session>.jsonl.
     QwenCode,
-    /// Gemini CLI: not readable yet (its chats are rewritten in place); says so.
+    /// Gemini CLI: ~/.gemini/tmp/<project>/chats/session-*.jsonl.
     GeminiCli,
 }
 
@@ -206,14 +207,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let sessions = match a.agent {
         Agent::ClaudeCode => claude::read(&root, &which)?,
         Agent::QwenCode => qwen::read(&root, &which)?,
-        Agent::GeminiCli => {
-            return Err(CliError::new(
-                ErrorKind::Unavailable,
-                "gemini-cli: importing its records is not supported yet (Gemini CLI 0.61 \
-                 rewrites its chat files in place and keeps no per-edit backups); use \
-                 `rewind init gemini-cli` to record its next sessions",
-            ));
-        }
+        Agent::GeminiCli => gemini::read(&root, &which)?,
     };
     // The one session asked for by id, when it cannot be imported, is an error (with --all or
     // the latest, it is reported among the others as `not-imported`).
