@@ -447,7 +447,7 @@ fn a_file_that_is_not_a_json_object_is_refused_and_left_alone() {
 #[test]
 fn an_unknown_agent_is_a_usage_error_naming_the_three() {
     let b = Bench::new();
-    let out = b.text(&["init", "cursor"]);
+    let out = b.text(&["init", "aider"]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     for name in ["claude-code", "gemini-cli", "qwen-code"] {

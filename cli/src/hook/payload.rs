@@ -129,7 +129,7 @@ fn first_of(v: &Value, keys: &[&str]) -> Option<String> {
 }
 
 /// Cline nests an event's fields under the event (`preToolUse{toolName, parameters}`).
-fn nested<'a>(v: &'a Value) -> impl Iterator<Item = &'a Value> {
+fn nested(v: &Value) -> impl Iterator<Item = &Value> {
     [
         "preToolUse",
         "postToolUse",
