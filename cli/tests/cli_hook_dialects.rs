@@ -90,7 +90,17 @@ fn vscode_copilots_create_file_through_a_claude_code_install_rewinds() {
     send(&b, cc, &create);
     b.write("src/new.ts", b"export {};\n");
     send(&b, cc, &renamed(&create, "PostToolUse"));
+    // VS Code ignores matchers: a read comes too. Ignored, and counted for `rewind doctor`.
+    let mut read = create.clone();
+    read["tool_name"] = json!("read_file");
+    send(&b, cc, &read);
     assert_eq!(hook_log(&b), "", "nothing missed");
+    let ignored = std::fs::read_to_string(b.path(".rewind/hook-ignored.jsonl")).expect("counted");
+    let row: Value = serde_json::from_str(ignored.trim()).expect("one JSON line");
+    assert_eq!(
+        (&row["host"], &row["event"], &row["tool"]),
+        (&json!("vscode"), &json!("PreToolUse"), &json!("read_file"))
+    );
     rewinds(
         &b,
         &[("src/new.ts", None)],

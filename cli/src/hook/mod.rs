@@ -15,6 +15,7 @@ mod background;
 mod between;
 mod bounds;
 mod event;
+mod ignored;
 mod lazy;
 mod log;
 mod payload;
@@ -26,6 +27,8 @@ mod transcript;
 mod unclosed;
 
 pub use event::Agent;
+/// Where the events rewind ignored are counted (see `ignored`).
+pub use ignored::file as ignored_file;
 
 use std::path::{Path, PathBuf};
 
@@ -158,7 +161,12 @@ fn handle(
 fn admit(db: &Path, agent: &str, name: &str, p: &mut payload::Payload, ev: &event::Event) -> bool {
     match ev {
         // Not an error: agents send events and tools rewind has nothing to do with.
-        event::Event::Ignored(_) => return false,
+        event::Event::Ignored(why) => {
+            let host = p.host.map_or("?", payload::Host::as_str);
+            let tool = p.tool_name.as_deref().unwrap_or_default();
+            ignored::line(db, agent, host, name, tool, why);
+            return false;
+        }
         event::Event::Unreadable(why) => {
             let session = p.session_id.as_deref().unwrap_or_default();
             let host = p.host.map_or("?", payload::Host::as_str);
