@@ -91,7 +91,7 @@ fn vscode_copilots_create_file_through_a_claude_code_install_rewinds() {
     b.write("src/new.ts", b"export {};\n");
     send(&b, cc, &renamed(&create, "PostToolUse"));
     // VS Code ignores matchers: a read comes too. Ignored, and counted for `rewind doctor`.
-    let mut read = create.clone();
+    let mut read = create;
     read["tool_name"] = json!("read_file");
     send(&b, cc, &read);
     assert_eq!(hook_log(&b), "", "nothing missed");
