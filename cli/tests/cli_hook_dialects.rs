@@ -90,7 +90,17 @@ fn vscode_copilots_create_file_through_a_claude_code_install_rewinds() {
     send(&b, cc, &create);
     b.write("src/new.ts", b"export {};\n");
     send(&b, cc, &renamed(&create, "PostToolUse"));
+    // VS Code ignores matchers: a read comes too. Ignored, and counted for `rewind doctor`.
+    let mut read = create;
+    read["tool_name"] = json!("read_file");
+    send(&b, cc, &read);
     assert_eq!(hook_log(&b), "", "nothing missed");
+    let ignored = std::fs::read_to_string(b.path(".rewind/hook-ignored.jsonl")).expect("counted");
+    let row: Value = serde_json::from_str(ignored.trim()).expect("one JSON line");
+    assert_eq!(
+        (&row["host"], &row["event"], &row["tool"]),
+        (&json!("vscode"), &json!("PreToolUse"), &json!("read_file"))
+    );
     rewinds(
         &b,
         &[("src/new.ts", None)],
@@ -170,6 +180,7 @@ fn codex_patches_add_update_move_and_delete_exactly_and_as_a_heredoc() {
     b.write("src/app.py", b"print(\"Hi\")\n");
     b.write("obsolete.txt", b"old\n");
     b.write("keep.txt", b"a\n");
+    b.write("half.txt", b"1\n");
     let codex = "codex";
     send(
         &b,
@@ -183,8 +194,7 @@ fn codex_patches_add_update_move_and_delete_exactly_and_as_a_heredoc() {
     b.write("src/main.py", b"print(\"Hello, world!\")\n");
     std::fs::remove_file(b.path("obsolete.txt")).expect("delete");
     send(&b, codex, &renamed(&patch, "PostToolUse"));
-    // The same through the shell; no PostToolUse comes for it (a failed call sends none in
-    // Codex): the turn's Stop catches its change.
+    // The same through the shell.
     let heredoc = "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: keep.txt\n@@\n-a\n+b\n\
                    *** End Patch\nEOF\n";
     let bash = payload(
@@ -196,16 +206,30 @@ fn codex_patches_add_update_move_and_delete_exactly_and_as_a_heredoc() {
     send(&b, codex, &bash);
     b.write("keep.txt", b"b\n");
     send(&b, codex, &renamed(&bash, "PostToolUse"));
+    // A call that failed half-way: Codex sends no PostToolUse for it; the turn's Stop
+    // re-reads its file, and the change is the tool's (exactly its before-bytes).
+    let failed = "*** Begin Patch\n*** Update File: half.txt\n@@\n-1\n+2\n*** End Patch";
+    let mut half = payload(&b, codex, "PreToolUse.apply_patch", json!({}));
+    half["tool_input"]["command"] = json!(failed);
+    half["tool_use_id"] = json!("call_patch_2");
+    send(&b, codex, &half);
+    b.write("half.txt", b"2\n");
     send(&b, codex, &payload(&b, codex, "Stop", json!({})));
     assert_eq!(hook_log(&b), "");
-    let original: [(&str, Option<&[u8]>); 5] = [
+    let (session, _) = session_and_first_prompt(&b);
+    let cps = b.ok(&["checkpoints", &session]).to_string();
+    let by_tool = cps.matches("\"apply_patch\"").count();
+    assert!(by_tool >= 2, "the failed call is the tool's: {cps}");
+    let original: [(&str, Option<&[u8]>); 6] = [
+        ("half.txt", Some(b"1\n")),
         ("src/app.py", Some(b"print(\"Hi\")\n")),
         ("obsolete.txt", Some(b"old\n")),
         ("hello.txt", None),
         ("src/main.py", None),
         ("keep.txt", Some(b"a\n")),
     ];
-    let patched: [(&str, Option<&[u8]>); 5] = [
+    let patched: [(&str, Option<&[u8]>); 6] = [
+        ("half.txt", Some(b"2\n")),
         ("src/app.py", None),
         ("obsolete.txt", None),
         ("hello.txt", Some(b"Hello world\n")),

@@ -10,6 +10,7 @@ use super::between::{self, latest_turn};
 use super::event::{Action, Payload, Phase, Tool};
 use super::pending::{self, Before};
 use super::root::{Place, work_path};
+use super::unclosed::{self, closes_at_stop};
 use rewind_core::id::{SessionId, TurnId};
 use rewind_core::model::AgentSession;
 use rewind_core::path::WorkPath;
@@ -263,6 +264,7 @@ pub(super) fn act(
             drop(open(place)?);
         }
         before_files(place, &agent_session, tool, &paths)?;
+        unclosed::opened(place, p, &agent_session, tool, &paths)?;
         return Ok(None);
     }
     let mut e = open(place)?;
@@ -328,6 +330,7 @@ fn record(
             };
             match (&tool.action, phase) {
                 (Action::Files(raw), _) => {
+                    unclosed::closed(place, p, agent_session, &tool);
                     let paths = super::root::work_paths(place, raw);
                     after_files(e, place, agent_session, s, &turn, &tool, &paths)?;
                 }
@@ -346,6 +349,13 @@ fn record(
             let Some((turn, running)) = latest_turn(e, s)? else {
                 return Ok(()); // a turn end before any prompt: nothing to end
             };
+            if closes_at_stop(place, p) {
+                // Codex's failed calls: their files re-read now, as the tool's change.
+                let who = (place.agent.as_str(), agent_session);
+                for (tool, paths) in unclosed::take(&place.db, who) {
+                    after_files(e, place, agent_session, s, &turn, &tool, &paths)?;
+                }
+            }
             turn_end(e, p, s, &turn, bg)?;
             if !running {
                 return Ok(()); // a turn the agent began by itself, or a Stop that ran twice

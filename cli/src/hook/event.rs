@@ -51,14 +51,7 @@ pub(super) enum Phase {
     After,
 }
 
-/// What a tool does to the workspace, as far as rewind cares.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum Action {
-    /// It writes these files (paths as the agent gave them: absolute, or relative to `cwd`).
-    Files(Vec<String>),
-    /// It runs this shell command.
-    Shell(String),
-}
+pub(super) use super::tools::Action;
 
 /// A tool call.
 #[derive(Clone, Debug, PartialEq, Eq)]

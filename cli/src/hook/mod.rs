@@ -15,6 +15,7 @@ mod background;
 mod between;
 mod bounds;
 mod event;
+mod ignored;
 mod lazy;
 mod log;
 mod made_dirs;
@@ -24,8 +25,11 @@ mod root;
 mod synthetic;
 mod tools;
 mod transcript;
+mod unclosed;
 
 pub use event::Agent;
+/// Where the events rewind ignored are counted (see `ignored`).
+pub use ignored::file as ignored_file;
 
 use std::path::{Path, PathBuf};
 
@@ -104,36 +108,8 @@ fn handle(
         .clone()
         .or_else(|| p.hook_event_name.clone())
         .unwrap_or_default();
-    match &ev {
-        // Not an error: agents send events and tools rewind has nothing to do with.
-        event::Event::Ignored(_) => return,
-        event::Event::Unreadable(why) => {
-            let session = p.session_id.as_deref().unwrap_or_default();
-            let host = p.host.map_or("?", payload::Host::as_str);
-            let what = format!("{why} (from {host}): nothing recorded");
-            log::line(&db, agent, &name, session, &what);
-            return;
-        }
-        _ => {}
-    }
-    if p.session_id.is_none() {
-        // Kiro-style: no session id at all. One stable synthetic session per agent and host.
-        let host = p.host.map_or("unknown", payload::Host::as_str);
-        let renew = matches!(ev, event::Event::Start);
-        match synthetic::session(&db, agent, host, renew) {
-            Ok((id, new)) => {
-                if new {
-                    let what = format!("the payload has no session_id: recording in {id}");
-                    log::line(&db, agent, &name, &id, &what);
-                }
-                p.session_id = Some(id);
-            }
-            Err(why) => {
-                let what = format!("the payload has no session_id and {why}: not recorded");
-                log::line(&db, agent, &name, "", &what);
-                return;
-            }
-        }
+    if !admit(&db, agent, &name, &mut p, &ev) {
+        return;
     }
     let session = p.session_id.clone().unwrap_or_default();
     watchdog.place(&db, &name, &session);
@@ -178,4 +154,47 @@ fn handle(
             log::line(&place.db, agent, &name, &session, &lost);
         }
     }
+}
+
+/// Whether the event is one to record: not ignored, readable, and with a session (a
+/// session-less payload gets its synthetic one). What is not is told in `hook.log`, except
+/// what is merely ignored.
+fn admit(db: &Path, agent: &str, name: &str, p: &mut payload::Payload, ev: &event::Event) -> bool {
+    match ev {
+        // Not an error: agents send events and tools rewind has nothing to do with.
+        event::Event::Ignored(why) => {
+            let host = p.host.map_or("?", payload::Host::as_str);
+            let tool = p.tool_name.as_deref().unwrap_or_default();
+            ignored::line(db, agent, host, name, tool, why);
+            return false;
+        }
+        event::Event::Unreadable(why) => {
+            let session = p.session_id.as_deref().unwrap_or_default();
+            let host = p.host.map_or("?", payload::Host::as_str);
+            let what = format!("{why} (from {host}): nothing recorded");
+            log::line(db, agent, name, session, &what);
+            return false;
+        }
+        _ => {}
+    }
+    if p.session_id.is_none() {
+        // Kiro-style: no session id at all. One stable synthetic session per agent and host.
+        let host = p.host.map_or("unknown", payload::Host::as_str);
+        let renew = matches!(ev, event::Event::Start);
+        match synthetic::session(db, agent, host, renew) {
+            Ok((id, new)) => {
+                if new {
+                    let what = format!("the payload has no session_id: recording in {id}");
+                    log::line(db, agent, name, &id, &what);
+                }
+                p.session_id = Some(id);
+            }
+            Err(why) => {
+                let what = format!("the payload has no session_id and {why}: not recorded");
+                log::line(db, agent, name, "", &what);
+                return false;
+            }
+        }
+    }
+    true
 }

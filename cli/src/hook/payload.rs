@@ -129,7 +129,7 @@ fn first_of(v: &Value, keys: &[&str]) -> Option<String> {
 }
 
 /// Cline nests an event's fields under the event (`preToolUse{toolName, parameters}`).
-fn nested<'a>(v: &'a Value) -> impl Iterator<Item = &'a Value> {
+fn nested(v: &Value) -> impl Iterator<Item = &Value> {
     [
         "preToolUse",
         "postToolUse",
@@ -234,5 +234,109 @@ fn host(v: &Value, p: &Payload) -> Host {
         Host::Kiro
     } else {
         Host::Installed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::event::{Action, Agent, Event, Phase, event};
+    use super::*;
+
+    fn read(v: Value) -> Payload {
+        parse(v.to_string().as_bytes()).expect("a payload")
+    }
+
+    fn files(agent: Agent, v: Value) -> Vec<String> {
+        match event(agent, &read(v), None) {
+            Event::Tool(Phase::Before, t) => match t.action {
+                Action::Files(paths) => paths,
+                other => panic!("{other:?}"),
+            },
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn each_hosts_spelling_lands_in_one_field() {
+        let camel = read(serde_json::json!({
+            "sessionId": "s", "toolName": "edit", "timestamp": 1,
+            "toolArgs": "{\"path\":\"a.ts\",\"old_str\":\"a\",\"new_str\":\"b\"}",
+        }));
+        assert_eq!(camel.session_id.as_deref(), Some("s"));
+        assert_eq!(camel.host, Some(Host::CopilotCli));
+        assert_eq!(
+            camel.tool_input.as_ref().and_then(|i| i.get("path")),
+            Some(&"a.ts".into())
+        );
+        let cline = read(serde_json::json!({
+            "hookName": "PreToolUse", "taskId": "t", "workspaceRoots": ["/w"],
+            "preToolUse": { "toolName": "editor", "parameters": { "path": "x" } },
+        }));
+        assert_eq!(
+            (
+                cline.session_id.as_deref(),
+                cline.cwd.as_deref(),
+                cline.host
+            ),
+            (
+                Some("t"),
+                Some(std::path::Path::new("/w")),
+                Some(Host::Cline)
+            )
+        );
+        assert!(parse(b"[1]").is_err());
+        assert!(parse(br#"{"session_id": 5}"#).is_err());
+    }
+
+    #[test]
+    fn vscode_tools_through_a_claude_install_name_every_file() {
+        let multi = serde_json::json!({
+            "sessionId": "s", "hookEventName": "PreToolUse",
+            "tool_name": "multi_replace_string_in_file",
+            "tool_input": { "replacements": [
+                { "filePath": "/w/a.ts", "oldString": "a", "newString": "b" },
+                { "filePath": "/w/b.ts", "oldString": "a", "newString": "b" },
+                { "filePath": "/w/a.ts", "oldString": "c", "newString": "d" },
+            ] },
+        });
+        assert_eq!(files(Agent::ClaudeCode, multi), ["/w/a.ts", "/w/b.ts"]);
+        // Claude Code's own tools mean what they did.
+        let write = serde_json::json!({
+            "session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Write",
+            "tool_input": { "file_path": "a" },
+        });
+        assert_eq!(files(Agent::ClaudeCode, write), ["a"]);
+        // A Claude tool without its path is told, not dropped silently.
+        let pathless = serde_json::json!({
+            "session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Write",
+            "tool_input": {},
+        });
+        assert!(matches!(
+            event(Agent::ClaudeCode, &read(pathless), None),
+            Event::Unreadable(_)
+        ));
+    }
+
+    #[test]
+    fn a_codex_patch_names_both_paths_of_a_move_and_a_bad_one_is_snapshotted() {
+        let patch = "*** Begin Patch\n*** Update File: a\n*** Move to: b\n*** End Patch";
+        let v = serde_json::json!({
+            "session_id": "s", "turn_id": "t", "hook_event_name": "PreToolUse",
+            "tool_name": "apply_patch", "tool_input": { "command": patch },
+        });
+        assert_eq!(files(Agent::Codex, v.clone()), ["a", "b"]);
+        // The same payload run by a Claude Code install: the host says it is Codex.
+        assert_eq!(files(Agent::ClaudeCode, v), ["a", "b"]);
+        let bad = serde_json::json!({
+            "session_id": "s", "hook_event_name": "PreToolUse",
+            "tool_name": "apply_patch", "tool_input": { "command": "*** Begin Patch\n" },
+        });
+        match event(Agent::Codex, &read(bad), None) {
+            Event::Tool(_, t) => {
+                assert!(matches!(t.action, Action::Shell(_)));
+                assert!(t.note.expect("told").contains("End Patch"));
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }

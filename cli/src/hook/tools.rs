@@ -8,12 +8,21 @@
 //! (`apply_patch`: Codex `command`, Cline `input`, OpenCode `patchText`) names its files inside
 //! (`rewind_core::v4a`); a Codex `Bash` that is an `apply_patch` heredoc is read as the patch.
 
-use super::event::{Action, Agent};
 use super::payload::Host;
+use crate::agents::Agent;
 use rewind_core::v4a;
 use serde_json::Value;
 
-/// What a tool does, as far as rewind cares.
+/// What a tool does to the workspace, as far as rewind cares.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Action {
+    /// It writes these files (paths as the agent gave them: absolute, or relative to `cwd`).
+    Files(Vec<String>),
+    /// It runs this shell command.
+    Shell(String),
+}
+
+/// The kind of tool, by its name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     /// Writes (or deletes) the files its input names.
