@@ -6,6 +6,7 @@ pub mod call;
 #[cfg(doctest)]
 mod doc_examples;
 pub mod scenario;
+pub mod steps;
 
 pub use call::{CallError, call};
 pub use scenario::{Scenario, load_dir, run, run_all};

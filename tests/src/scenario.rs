@@ -2,6 +2,9 @@
 //! expectations), and the workspace after. One file, every host.
 
 use crate::call::{bytes, call};
+use crate::steps::{
+    IgnoreRules, Person, check_dirs, check_files, check_modes, tool_write, user_changes,
+};
 use rewind_core::Engine;
 use rewind_core::path::WorkPath;
 use rewind_core::ports::{StoreWrite, Workspace};
@@ -41,8 +44,9 @@ pub struct FaultSpec {
     pub sticky: bool,
 }
 
-/// One step. Exactly one of `call`, `userWrite`, `userDelete`, `fault`, `clearFaults`,
-/// `expectWorkspace` drives it.
+/// One step: what the person does to the workspace first (`userRemoveTree`, `userDelete`,
+/// `userRmdir`, `userMkdir`, `userWrite`, `userChmod`, `ignorePaths`, in that order), faults,
+/// what must hold then (`expectWorkspace`, `expectModes`, `expectDirs`), then the `call`.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Step {
@@ -73,6 +77,19 @@ pub struct Step {
     /// A person (or a tool) changes permission bits directly: path → mode (e.g. 493 = 0o755).
     #[serde(default)]
     pub user_chmod: BTreeMap<String, u32>,
+    /// A person makes these folders (`mkdir -p`).
+    #[serde(default)]
+    pub user_mkdir: Vec<String>,
+    /// A person removes these empty folders (`rmdir`).
+    #[serde(default)]
+    pub user_rmdir: Vec<String>,
+    /// A person removes these paths and all under them (`rm -r`).
+    #[serde(default)]
+    pub user_remove_tree: Vec<String>,
+    /// The host's own ignore rules start to skip these paths and all under them (natively a
+    /// `/path` line in `.git/info/exclude`, elsewhere the host's walk told so).
+    #[serde(default)]
+    pub ignore_paths: Vec<String>,
     /// Arm a fault.
     #[serde(default)]
     pub fault: Option<FaultSpec>,
@@ -85,6 +102,9 @@ pub struct Step {
     /// These files must have exactly these permission bits now (hosts without modes skip it).
     #[serde(default)]
     pub expect_modes: BTreeMap<String, u32>,
+    /// These paths must be directories now (`true`) or not (`false`: absent or another type).
+    #[serde(default)]
+    pub expect_dirs: BTreeMap<String, bool>,
     /// A comment.
     #[serde(default)]
     pub note: Option<String>,
@@ -165,82 +185,22 @@ fn fault(spec: &FaultSpec) -> Result<(FaultOp, Fault), String> {
     ))
 }
 
-fn check_files<W: Workspace>(
-    ws: &mut W,
-    files: &BTreeMap<String, Value>,
-    what: &str,
-) -> Result<(), String> {
-    for (path, want) in files {
-        let p = WorkPath::parse(path).map_err(|e| e.to_string())?;
-        let have = ws.read(&p).map_err(|e| e.to_string())?;
-        let want = bytes(want).map_err(|e| e.message)?;
-        if have != want {
-            let show = |b: &Option<Vec<u8>>| {
-                b.as_ref().map_or("<absent>".into(), |b| {
-                    format!("{:?}", String::from_utf8_lossy(b))
-                })
-            };
-            return Err(format!(
-                "{what}: {path} holds {}, expected {}",
-                show(&have),
-                show(&want)
-            ));
+impl Step {
+    fn person(&self) -> Person<'_> {
+        Person {
+            remove_tree: &self.user_remove_tree,
+            delete: &self.user_delete,
+            rmdir: &self.user_rmdir,
+            mkdir: &self.user_mkdir,
+            write: &self.user_write,
+            chmod: &self.user_chmod,
+            ignore: &self.ignore_paths,
         }
     }
-    Ok(())
-}
-
-fn check_modes<W: Workspace>(ws: &mut W, modes: &BTreeMap<String, u32>) -> Result<(), String> {
-    for (path, want) in modes {
-        let p = WorkPath::parse(path).map_err(|e| e.to_string())?;
-        match ws.mode(&p).map_err(|e| e.to_string())? {
-            Some(have) if have != *want => {
-                return Err(format!("{path} has mode {have:o}, expected {want:o}"));
-            }
-            _ => {}
-        }
-    }
-    Ok(())
-}
-
-/// What the person does to the workspace before a step: writes, deletes, mode changes.
-fn user_changes(ws: &mut dyn Workspace, step: &Step) -> Result<(), String> {
-    for (path, content) in &step.user_write {
-        let p = WorkPath::parse(path).map_err(|e| e.to_string())?;
-        let b = bytes(content).map_err(|e| e.message)?.unwrap_or_default();
-        ws.write(&p, &b).map_err(|e| e.to_string())?;
-    }
-    for path in &step.user_delete {
-        let p = WorkPath::parse(path).map_err(|e| e.to_string())?;
-        ws.remove(&p).map_err(|e| e.to_string())?;
-    }
-    for (path, mode) in &step.user_chmod {
-        let p = WorkPath::parse(path).map_err(|e| e.to_string())?;
-        ws.set_mode(&p, *mode).map_err(|e| e.to_string())?;
-    }
-    Ok(())
-}
-
-/// The tool's own write that a `recordEdit` records: its `after` bytes put in place (or the
-/// file removed for `null`) before the call, as a real agent's tool would have done.
-fn tool_write(ws: &mut dyn Workspace, args: &Value) -> Result<(), String> {
-    let path = args
-        .get("path")
-        .and_then(Value::as_str)
-        .ok_or("recordEdit needs a path")?;
-    if let Ok(p) = WorkPath::parse(path) {
-        let after = bytes(args.get("after").unwrap_or(&Value::Null)).map_err(|e| e.message)?;
-        match after {
-            Some(b) => ws.write(&p, &b),
-            None => ws.remove(&p),
-        }
-        .map_err(|e| e.to_string())?;
-    }
-    Ok(())
 }
 
 /// Run a scenario on an engine whose hosts can take faults.
-pub fn run<S: StoreWrite, W: Workspace>(
+pub fn run<S: StoreWrite, W: Workspace + IgnoreRules>(
     sc: &Scenario,
     engine: &mut Engine<Faulty<S>, Faulty<W>>,
 ) -> Result<(), String> {
@@ -264,7 +224,7 @@ pub fn run<S: StoreWrite, W: Workspace>(
                 step.call.as_deref().unwrap_or("-")
             )
         };
-        user_changes(engine.workspace_mut().inner_mut(), step).map_err(here)?;
+        user_changes(engine.workspace_mut().inner_mut(), &step.person()).map_err(here)?;
         if let Some(spec) = &step.fault {
             let (op, f) = fault(spec).map_err(here)?;
             match op {
@@ -283,6 +243,7 @@ pub fn run<S: StoreWrite, W: Workspace>(
         )
         .map_err(here)?;
         check_modes(engine.workspace_mut().inner_mut(), &step.expect_modes).map_err(here)?;
+        check_dirs(engine.workspace_mut().inner_mut(), &step.expect_dirs).map_err(here)?;
         let Some(name) = &step.call else { continue };
         let args = substitute(&step.args, &vars).map_err(here)?;
         let has_after = args.get("after").is_some();
@@ -347,7 +308,7 @@ pub fn load_dir(dir: &std::path::Path) -> Vec<(String, Scenario)> {
 /// Run every scenario of `tests/scenarios/` on a fresh engine from `make` (which may also hand
 /// back a guard, e.g. a temp dir, kept alive for the scenario), and fail with every failure
 /// listed. Returns how many scenarios ran.
-pub fn run_all<S: StoreWrite, W: Workspace, G>(
+pub fn run_all<S: StoreWrite, W: Workspace + IgnoreRules, G>(
     mut make: impl FnMut() -> (Engine<Faulty<S>, Faulty<W>>, G),
 ) -> Result<usize, String> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");

@@ -1,9 +1,13 @@
 //! An in-memory workspace: a map from path to bytes, with POSIX-like permission bits (a new
 //! file gets `0o644`; replacing a file keeps its mode) and stat data for shell capture: a
 //! logical clock moves ten seconds on every change, and a new or replaced file gets a new inode.
+//! Directories are explicit, as on a disk: a write makes the missing ones above the file
+//! (`0o755`), they stay when their files go, and a walk lists them, so a scenario sees the same
+//! directories on every host.
 
 use super::faults::{Fault, FaultOp, Faults};
 use crate::error::HostError;
+use crate::node::Node;
 use crate::path::WorkPath;
 use crate::ports::{EntryKind, Listing, Scan, ScanEntry, Stat, Workspace};
 use std::collections::BTreeMap;
@@ -12,6 +16,9 @@ use std::collections::BTreeMap;
 #[derive(Clone, Debug, Default)]
 pub struct MemWorkspace {
     files: BTreeMap<WorkPath, Vec<u8>>,
+    /// Every directory (the root aside).
+    dirs: std::collections::BTreeSet<WorkPath>,
+    /// Files' and directories' permission bits.
     modes: BTreeMap<WorkPath, u32>,
     /// (mtime, ctime, inode) per file.
     stats: BTreeMap<WorkPath, (i64, i64, u64)>,
@@ -30,6 +37,17 @@ const TICK_NS: i64 = 10_000_000_000;
 /// The mode a new file gets.
 const DEFAULT_MODE: u32 = 0o644;
 
+/// The mode a new directory gets.
+const DIR_MODE: u32 = 0o755;
+
+/// The directories above `path`, outermost first.
+fn ancestors(path: &WorkPath) -> Vec<WorkPath> {
+    let segments: Vec<&str> = path.segments().collect();
+    (1..segments.len())
+        .filter_map(|depth| WorkPath::parse(&segments[..depth].join("/")).ok())
+        .collect()
+}
+
 impl MemWorkspace {
     /// An empty workspace.
     pub fn new() -> Self {
@@ -43,12 +61,67 @@ impl MemWorkspace {
     }
 
     fn store(&mut self, path: &WorkPath, bytes: Vec<u8>) {
+        self.make_parents(path);
         self.modes.entry(path.clone()).or_insert(DEFAULT_MODE);
         self.files.insert(path.clone(), bytes);
+        self.stamp(path);
+    }
+
+    /// Make the missing directories above `path`.
+    fn make_parents(&mut self, path: &WorkPath) {
+        for dir in ancestors(path) {
+            if self.dirs.insert(dir.clone()) {
+                self.modes.insert(dir.clone(), DIR_MODE);
+                self.stamp(&dir);
+            }
+        }
+    }
+
+    /// A new stat for `path`: the clock moves, a new inode.
+    fn stamp(&mut self, path: &WorkPath) {
         self.clock += self.tick.unwrap_or(TICK_NS);
         self.inodes += 1;
         self.stats
             .insert(path.clone(), (self.clock, self.clock, self.inodes));
+    }
+
+    /// Make a directory directly (a person's `mkdir -p`), parents too; an existing one stays.
+    pub fn mkdir(&mut self, path: &str) {
+        let path = WorkPath::parse(path).expect("test paths are valid");
+        self.make_parents(&path);
+        if !self.files.contains_key(&path) && self.dirs.insert(path.clone()) {
+            self.modes.insert(path.clone(), DIR_MODE);
+            self.stamp(&path);
+        }
+    }
+
+    /// Remove a directory and everything under it directly (a person's `rm -r`).
+    pub fn remove_tree(&mut self, path: &str) {
+        let path = WorkPath::parse(path).expect("test paths are valid");
+        let under = |p: &WorkPath| p == &path || p.starts_with(&path);
+        self.files.retain(|p, _| !under(p));
+        self.dirs.retain(|p| !under(p));
+        self.modes.retain(|p, _| !under(p));
+        self.stats.retain(|p, _| !under(p));
+    }
+
+    /// Whether `path` is a directory.
+    pub fn is_dir(&self, path: &str) -> bool {
+        let path = WorkPath::parse(path).expect("test paths are valid");
+        self.dirs.contains(&path)
+    }
+
+    /// The names `path` holds directly (files and directories).
+    fn children(&self, path: &WorkPath) -> Vec<String> {
+        let prefix = format!("{path}/");
+        let names = self.files.keys().chain(self.dirs.iter());
+        let mut out: Vec<String> = names
+            .filter_map(|p| p.as_str().strip_prefix(&prefix))
+            .filter(|rest| !rest.contains('/'))
+            .map(str::to_owned)
+            .collect();
+        out.sort();
+        out
     }
 
     /// Move the logical clock this far per change instead of ten seconds: with a tick shorter
@@ -90,7 +163,7 @@ impl MemWorkspace {
     /// Change a file's mode directly (a person's `chmod`); ignored for a missing file.
     pub fn chmod(&mut self, path: &str, mode: u32) {
         let path = WorkPath::parse(path).expect("test paths are valid");
-        if self.files.contains_key(&path) {
+        if self.files.contains_key(&path) || self.dirs.contains(&path) {
             self.touch_ctime(&path);
             self.modes.insert(path, mode);
         }
@@ -155,6 +228,15 @@ impl Workspace for MemWorkspace {
 
     fn write(&mut self, path: &WorkPath, bytes: &[u8]) -> Result<(), HostError> {
         self.check(FaultOp::Write, path)?;
+        if self.dirs.contains(path) {
+            return Err(HostError::io(format!("{path} is a directory")));
+        }
+        if let Some(file) = ancestors(path)
+            .into_iter()
+            .find(|d| self.files.contains_key(d))
+        {
+            return Err(HostError::io(format!("{file} is not a directory")));
+        }
         self.store(path, bytes.to_vec());
         Ok(())
     }
@@ -173,11 +255,55 @@ impl Workspace for MemWorkspace {
     }
 
     fn set_mode(&mut self, path: &WorkPath, mode: u32) -> Result<(), HostError> {
-        if self.files.contains_key(path) {
+        if self.files.contains_key(path) || self.dirs.contains(path) {
             self.touch_ctime(path);
             self.modes.insert(path.clone(), mode);
         }
         Ok(())
+    }
+
+    fn node(&mut self, path: &WorkPath) -> Result<Option<Node>, HostError> {
+        self.check(FaultOp::Read, path)?;
+        if self.dirs.contains(path) {
+            return Ok(Some(Node::Dir));
+        }
+        Ok(self.files.get(path).cloned().map(Node::File))
+    }
+
+    fn make_dir(&mut self, path: &WorkPath, mode: Option<u32>) -> Result<(), HostError> {
+        self.check(FaultOp::Write, path)?;
+        let mut chain = ancestors(path);
+        chain.push(path.clone());
+        if let Some(file) = chain.iter().find(|d| self.files.contains_key(*d)) {
+            return Err(HostError::io(format!("{file} is a file, not a directory")));
+        }
+        self.mkdir(path.as_str());
+        if let Some(mode) = mode {
+            self.modes.insert(path.clone(), mode & 0o7777);
+        }
+        Ok(())
+    }
+
+    fn remove_dir(&mut self, path: &WorkPath) -> Result<(), HostError> {
+        self.check(FaultOp::Remove, path)?;
+        if !self.dirs.contains(path) {
+            return Ok(());
+        }
+        let held = self.children(path);
+        if !held.is_empty() {
+            return Err(HostError::io(format!(
+                "{path} is not empty: it holds {}",
+                held.join(", ")
+            )));
+        }
+        self.dirs.remove(path);
+        self.modes.remove(path);
+        self.stats.remove(path);
+        Ok(())
+    }
+
+    fn dir_entries(&mut self, path: &WorkPath) -> Result<Vec<String>, HostError> {
+        Ok(self.children(path))
     }
 
     fn scanner(&mut self) -> Option<&mut dyn Scan> {
@@ -187,13 +313,17 @@ impl Workspace for MemWorkspace {
 
 impl MemWorkspace {
     fn entry(&self, path: &WorkPath) -> Option<ScanEntry> {
-        let bytes = self.files.get(path)?;
+        let (kind, size) = match self.files.get(path) {
+            Some(bytes) => (EntryKind::File, bytes.len() as u64),
+            None if self.dirs.contains(path) => (EntryKind::Dir, 0),
+            None => return None,
+        };
         let (mtime, ctime, inode) = self.stats.get(path).copied().unwrap_or_default();
         Some(ScanEntry {
             path: path.clone(),
-            kind: EntryKind::File,
+            kind,
             stat: Stat {
-                size: bytes.len() as u64,
+                size,
                 mtime_ns: mtime,
                 ctime_ns: Some(ctime),
                 inode: Some(inode),
@@ -205,9 +335,10 @@ impl MemWorkspace {
 
 impl Scan for MemWorkspace {
     fn list(&mut self) -> Result<Listing, HostError> {
-        let entries = self
-            .files
-            .keys()
+        let mut paths: Vec<&WorkPath> = self.files.keys().chain(self.dirs.iter()).collect();
+        paths.sort();
+        let entries = paths
+            .into_iter()
             .filter(|p| !self.is_ignored(p))
             .filter_map(|p| self.entry(p))
             .collect();

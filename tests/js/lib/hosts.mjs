@@ -28,9 +28,21 @@ export class Faults {
 /** How far the logical clock moves on every change: far past the engine's 2 s racy window. */
 const TICK_MS = 10_000;
 
+/** The directories above `path`, outermost first. */
+const ancestors = (path) => {
+  const parts = path.split('/');
+  return parts.slice(1).map((_, i) => parts.slice(0, i + 1).join('/'));
+};
+
+/**
+ * Files in memory, with directories explicit as on a disk (the JS twin of core's MemWorkspace):
+ * a write makes the missing folders above the file (0o755), they stay when their files go, and
+ * list() reports them (`kind: "dir"`), so a scenario sees the same folders on every host.
+ */
 export class MemWorkspace {
   constructor(files = {}) {
     this.files = new Map();
+    this.dirs = new Set();
     this.modes = new Map(); // path -> permission bits; a new file gets 0o644, a replace keeps it
     // Stat data for list()/stat(): path -> { mtimeMs, ctimeMs, ino }. The logical clock starts
     // in 1970, so every mtime is long before Date.now() (which the engine takes as the start
@@ -38,6 +50,7 @@ export class MemWorkspace {
     this.stats = new Map();
     this.clock = 0;
     this.inodes = 0;
+    this.ignored = []; // path prefixes list() skips (a host's ignore rules); stat() still answers
     this.faults = new Faults();
     for (const [p, v] of Object.entries(files)) if (v !== null) this.put(p, bytesOf(v));
   }
@@ -48,11 +61,16 @@ export class MemWorkspace {
   }
   entry(path) {
     const bytes = this.files.get(path);
-    if (bytes === undefined) return null;
-    return { path, size: bytes.length, ...this.stats.get(path), mode: this.modes.get(path) ?? 0o644 };
+    const dir = this.dirs.has(path);
+    if (bytes === undefined && !dir) return null;
+    const kind = dir ? { kind: 'dir' } : {};
+    return { path, size: dir ? 0 : bytes.length, ...this.stats.get(path), mode: this.modes.get(path) ?? 0o644, ...kind };
+  }
+  isIgnored(path) {
+    return this.ignored.some((p) => path === p || path.startsWith(`${p}/`));
   }
   list() {
-    return [...this.files.keys()].sort().map((p) => this.entry(p));
+    return [...this.files.keys(), ...this.dirs].filter((p) => !this.isIgnored(p)).sort().map((p) => this.entry(p));
   }
   stat(path) { return this.entry(path); }
   read(path) {
@@ -63,26 +81,75 @@ export class MemWorkspace {
   write(path, bytes) {
     if (this.faults.hit('write')) throw new Error(`injected fault: write of ${path} failed`);
     if (!(bytes instanceof Uint8Array)) throw new TypeError('write wants a Uint8Array');
+    if (this.dirs.has(path)) throw new Error(`${path} is a directory`);
+    const file = ancestors(path).find((d) => this.files.has(d));
+    if (file !== undefined) throw new Error(`${file} is not a directory`);
     this.put(path, bytes.slice());
   }
   remove(path) {
     if (this.faults.hit('remove')) throw new Error(`injected fault: remove of ${path} failed`);
     this.delete(path);
   }
-  mode(path) { return this.files.has(path) ? this.modes.get(path) ?? 0o644 : null; }
+  mode(path) { return this.files.has(path) || this.dirs.has(path) ? this.modes.get(path) ?? 0o644 : null; }
   /** chmod: the status-change time moves, the modification time does not. */
   setMode(path, mode) {
-    if (!this.files.has(path)) return;
+    if (!this.files.has(path) && !this.dirs.has(path)) return;
     this.modes.set(path, mode);
     this.clock += TICK_MS;
     this.stats.get(path).ctimeMs = this.clock;
   }
+  makeDir(path, mode) {
+    if (this.faults.hit('write')) throw new Error(`injected fault: mkdir of ${path} failed`);
+    const file = [...ancestors(path), path].find((d) => this.files.has(d));
+    if (file !== undefined) throw new Error(`${file} is a file, not a directory`);
+    this.mkdir(path);
+    if (mode !== null && mode !== undefined) this.modes.set(path, mode & 0o7777);
+  }
+  removeDir(path) {
+    if (this.faults.hit('remove')) throw new Error(`injected fault: rmdir of ${path} failed`);
+    if (!this.dirs.has(path)) return;
+    const held = this.dirEntries(path);
+    if (held.length > 0) throw new Error(`${path} is not empty: it holds ${held.join(', ')}`);
+    this.dirs.delete(path); this.modes.delete(path); this.stats.delete(path);
+  }
+  dirEntries(path) {
+    const prefix = `${path}/`;
+    return [...this.files.keys(), ...this.dirs]
+      .filter((p) => p.startsWith(prefix) && !p.slice(prefix.length).includes('/'))
+      .map((p) => p.slice(prefix.length))
+      .sort();
+  }
   // Direct access for "a person edits the file" steps: no faults.
+  makeParents(path) {
+    for (const d of ancestors(path)) {
+      if (this.dirs.has(d)) continue;
+      this.dirs.add(d);
+      this.modes.set(d, 0o755);
+      this.stamp(d);
+    }
+  }
   put(path, bytes) {
+    this.makeParents(path);
     this.files.set(path, bytes);
     if (!this.modes.has(path)) this.modes.set(path, 0o644);
     this.stamp(path);
   }
+  /** mkdir -p */
+  mkdir(path) {
+    this.makeParents(path);
+    if (this.files.has(path) || this.dirs.has(path)) return;
+    this.dirs.add(path);
+    this.modes.set(path, 0o755);
+    this.stamp(path);
+  }
+  /** rm -r */
+  removeTree(path) {
+    const under = (p) => p === path || p.startsWith(`${path}/`);
+    for (const p of [...this.files.keys()]) if (under(p)) this.delete(p);
+    for (const d of [...this.dirs]) if (under(d)) { this.dirs.delete(d); this.modes.delete(d); this.stats.delete(d); }
+  }
+  /** The host's ignore rules start to skip `path` and all under it. */
+  ignore(path) { this.ignored.push(path); }
   get(path) { return this.files.get(path) ?? null; }
   delete(path) { this.files.delete(path); this.modes.delete(path); this.stats.delete(path); }
 }

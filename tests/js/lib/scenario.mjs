@@ -58,9 +58,14 @@ export function runScenario(sc, { engine, workspace, store }) {
   const vars = {};
   sc.steps.forEach((step, i) => {
     const here = (m) => new Error(`${sc.name}: step ${i + 1} (${step.call ?? '-'}): ${m}`);
-    for (const [p, v] of Object.entries(step.userWrite ?? {})) workspace.put(p, bytesOf(v) ?? new Uint8Array());
+    // The order of tests/src/steps.rs: a file replaced by a folder is a delete, then a mkdir.
+    for (const p of step.userRemoveTree ?? []) workspace.removeTree(p);
     for (const p of step.userDelete ?? []) workspace.delete(p);
+    for (const p of step.userRmdir ?? []) workspace.removeDir(p);
+    for (const p of step.userMkdir ?? []) workspace.mkdir(p);
+    for (const [p, v] of Object.entries(step.userWrite ?? {})) workspace.put(p, bytesOf(v) ?? new Uint8Array());
     for (const [p, mode] of Object.entries(step.userChmod ?? {})) workspace.setMode(p, mode);
+    for (const p of step.ignorePaths ?? []) workspace.ignore(p);
     if (step.fault) {
       if (step.fault.op === 'commit') {
         if (!store) throw here('commit faults need a JS store host');
@@ -78,6 +83,10 @@ export function runScenario(sc, { engine, workspace, store }) {
       for (const [p, want] of Object.entries(step.expectModes ?? {})) {
         const have = workspace.mode(p);
         if (have !== null && have !== want) throw new Error(`${p} has mode ${have.toString(8)}, expected ${want.toString(8)}`);
+      }
+      for (const [p, want] of Object.entries(step.expectDirs ?? {})) {
+        const have = workspace.dirs.has(p);
+        if (have !== want) throw new Error(`${p} is ${have ? '' : 'not '}a directory, expected ${want ? '' : 'not '}a directory`);
       }
     } catch (e) {
       throw here(e.message);

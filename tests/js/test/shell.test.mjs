@@ -101,7 +101,7 @@ for (const kind of Object.keys(kinds)) {
       [() => [...list(), { path: 'x', size: -1, mtimeMs: 1 }], /index 4: size must be a whole number/],
       [() => [{ path: 7, size: 1, mtimeMs: 1 }], /index 0: path must be a string, not a number/],
       [() => [{ path: 'x', size: 1, mtimeMs: Number.NaN }], /mtimeMs must be a finite number/],
-      [() => [{ path: 'x', size: 1, mtimeMs: 1, kind: 'dir' }], /kind must be 'file', 'symlink' or 'other'/],
+      [() => [{ path: 'x', size: 1, mtimeMs: 1, kind: 'folder' }], /kind must be 'file', 'dir', 'symlink' or 'other'/],
       [() => [null], /index 0: expected an object, got null/],
       [() => ({ 'a.txt': {} }), /workspace\.list returned an object, expected an array/],
     ];

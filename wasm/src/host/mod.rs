@@ -6,6 +6,7 @@
 //! value itself is kept in a shared [`Thrown`] slot so the error the call finally throws to JS
 //! carries it as `cause`.
 
+mod dirs;
 mod memory;
 mod scan;
 mod store;
@@ -26,8 +27,8 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
 extern "C" {
-    /// `{ read(path), write(path, bytes), remove(path) }`, optionally `mode`, `setMode`, `list`
-    /// and `stat`.
+    /// `{ read(path), write(path, bytes), remove(path) }`, optionally `mode`, `setMode`, `list`,
+    /// `stat`, `makeDir`, `removeDir` and `dirEntries`.
     #[wasm_bindgen(typescript_type = "WorkspaceHost")]
     #[derive(Clone, Debug)]
     pub type WorkspaceHost;
@@ -252,6 +253,22 @@ impl Workspace for JsWorkspace {
         Ok(())
     }
 
+    fn node(&mut self, path: &WorkPath) -> Result<Option<rewind_core::node::Node>, HostError> {
+        self.node_at(path)
+    }
+
+    fn make_dir(&mut self, path: &WorkPath, mode: Option<u32>) -> Result<(), HostError> {
+        self.make_dir_at(path, mode)
+    }
+
+    fn remove_dir(&mut self, path: &WorkPath) -> Result<(), HostError> {
+        self.remove_dir_at(path)
+    }
+
+    fn dir_entries(&mut self, path: &WorkPath) -> Result<Vec<String>, HostError> {
+        self.entries_at(path)
+    }
+
     /// Shell capture needs the host's optional `list()`; without it there is no scanner and
     /// a snapshot is `unavailable`.
     fn scanner(&mut self) -> Option<&mut dyn Scan> {
@@ -263,7 +280,7 @@ impl Workspace for JsWorkspace {
 }
 
 impl JsWorkspace {
-    /// A method the host may leave out (`mode`, `setMode`, `list`, `stat`).
+    /// A method the host may leave out (`mode`, `setMode`, `list`, `stat`, `makeDir`, …).
     fn optional(&self, name: &str) -> Option<js_sys::Function> {
         js_sys::Reflect::get(&self.host, &JsValue::from_str(name))
             .ok()

@@ -118,9 +118,10 @@ impl At<'_> {
         match v.as_string().as_deref() {
             Some("file") => Ok(EntryKind::File),
             Some("symlink") => Ok(EntryKind::Symlink),
+            Some("dir") => Ok(EntryKind::Dir),
             Some("other") => Ok(EntryKind::Other),
             Some(s) => Err(self.bad(format!(
-                "kind must be 'file', 'symlink' or 'other', not {s:?}"
+                "kind must be 'file', 'dir', 'symlink' or 'other', not {s:?}"
             ))),
             None => Err(self.bad(format!(
                 "kind must be a string, not {}",

@@ -71,6 +71,18 @@ export interface WorkspaceHost {
    * tracked file that `list()` stops reporting counts as deleted.
    */
   stat?(path: string): WorkspaceEntry | null;
+  /**
+   * Optional, for a host with directories: make the directory and any missing parents, with
+   * these permission bits (null: the host's default); an existing one keeps its entries. A
+   * rewind makes the directories the rewound changes removed. A host with directories also
+   * lists them (`kind: "dir"`) and says so from `stat`; one without (a flat file map) leaves
+   * all three out: its directories are only implied by its paths.
+   */
+  makeDir?(path: string, mode: number | null): void;
+  /** Optional: remove an empty directory (a missing one is fine); the engine checks first. */
+  removeDir?(path: string): void;
+  /** Optional: the names a directory holds (none when it is missing). */
+  dirEntries?(path: string): string[];
 }
 
 /**
@@ -97,8 +109,11 @@ export interface WorkspaceEntry {
   ctimeMs?: number | null;
   /** The inode (or file id): a replaced file gets a new one. */
   ino?: number | bigint | null;
-  /** Default "file". Links and other entries are listed as untracked, never followed or read. */
-  kind?: "file" | "symlink" | "other" | null;
+  /**
+   * Default "file". A directory ("dir") is recorded with its mode; links and other entries
+   * are listed as untracked, never followed or read.
+   */
+  kind?: "file" | "dir" | "symlink" | "other" | null;
 }
 
 /** One stored record: its key, its sequence number (or insertion order) and its JSON text. */
@@ -239,7 +254,7 @@ export type MessageKind = "prompt" | "reply" | "tool_result" | "summary" | "noti
 export type TurnStatus = "running" | "completed" | "failed";
 export type FileAction = "restore" | "delete";
 export type Scope = "conversation" | "workspace" | "both";
-export type UnsafeReason = "external_modified" | "checkpoint_unreadable" | "file_read_failed" | "unsupported_checkpoint";
+export type UnsafeReason = "external_modified" | "checkpoint_unreadable" | "file_read_failed" | "unsupported_checkpoint" | "directory_not_empty";
 export type OperationKind = "file_rewind" | "conversation_rewind" | "both" | "undo" | "apply_failed" | "recovery" | "fork" | "side_chat" | "gc";
 /** Any JSON value (message payloads). */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };"#;
