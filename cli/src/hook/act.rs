@@ -356,7 +356,7 @@ fn record(
                     after_files(e, place, agent_session, s, &turn, &tool, &paths)?;
                 }
             }
-            turn_end(e, p, s, &turn, bg)?;
+            between::turn_end(e, p, s, &turn, bg)?;
             if !running {
                 return Ok(()); // a turn the agent began by itself, or a Stop that ran twice
             }
@@ -385,19 +385,5 @@ fn record(
             e.complete_turn(s, opts).map_err(say)?;
         }
     }
-    Ok(())
-}
-
-/// At a turn's end: a snapshot between the agent's actions (what changed since its last tool is
-/// the person's, or running background work's), then what the agent says is still in flight.
-fn turn_end(
-    e: &mut NativeEngine,
-    p: &Payload,
-    s: &SessionId,
-    turn: &TurnId,
-    bg: &mut Held,
-) -> Result<()> {
-    between::snapshot(e, s, turn, bg)?;
-    bg.listed(p.background_tasks.as_ref(), turn);
     Ok(())
 }

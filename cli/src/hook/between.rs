@@ -84,3 +84,17 @@ pub(super) fn snapshot(
         }
     }
 }
+
+/// At a turn's end: a snapshot between the agent's actions (what changed since its last tool is
+/// the person's, or running background work's), then what the agent says is still in flight.
+pub(super) fn turn_end(
+    e: &mut NativeEngine,
+    p: &super::event::Payload,
+    s: &SessionId,
+    turn: &TurnId,
+    bg: &mut Held,
+) -> Result<()> {
+    snapshot(e, s, turn, bg)?;
+    bg.listed(p.background_tasks.as_ref(), turn);
+    Ok(())
+}
