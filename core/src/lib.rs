@@ -114,6 +114,7 @@ pub mod stats;
 #[cfg(feature = "testkit")]
 pub mod testkit;
 pub mod undo;
+pub mod v4a;
 pub mod window;
 
 pub use engine::Engine;

@@ -11,6 +11,7 @@ mod continue_cn;
 mod copilot;
 mod cursor;
 mod gemini;
+mod kiro;
 mod opencode;
 mod qwen;
 mod windsurf;
@@ -108,6 +109,10 @@ const fn implied_event(name: &'static str, tool: &'static str, stage: Stage) -> 
     }
 }
 
+/// Kiro CLI's events: a host that runs an installed hook without being an agent rewind
+/// installs for (see `kiro`).
+pub static KIRO_EVENTS: &[HookEvent] = &kiro::EVENTS;
+
 impl Agent {
     /// Every agent, in the order help lists them.
     pub const ALL: [Self; 11] = [
@@ -190,7 +195,12 @@ impl Agent {
             Self::GeminiCli => Some("GEMINI_PROJECT_DIR"),
             Self::QwenCode => Some("QWEN_PROJECT_DIR"),
             Self::Cursor => Some("CURSOR_PROJECT_DIR"),
-            Self::Codex | Self::Copilot | Self::OpenCode | Self::Kilo | Self::Windsurf | Self::Cline => None,
+            Self::Codex
+            | Self::Copilot
+            | Self::OpenCode
+            | Self::Kilo
+            | Self::Windsurf
+            | Self::Cline => None,
         }
     }
 
@@ -273,7 +283,12 @@ mod tests {
 
     #[test]
     fn every_stage_has_an_event_and_only_tool_events_match_tools() {
-        let stages = [Stage::Prompt, Stage::BeforeTool, Stage::AfterTool, Stage::TurnEnd];
+        let stages = [
+            Stage::Prompt,
+            Stage::BeforeTool,
+            Stage::AfterTool,
+            Stage::TurnEnd,
+        ];
         for a in Agent::ALL {
             for stage in stages {
                 let found: Vec<_> = a.events().iter().filter(|e| e.stage == stage).collect();

@@ -10,6 +10,7 @@ use super::between::{self, latest_turn};
 use super::event::{Action, Payload, Phase, Tool};
 use super::pending::{self, Before};
 use super::root::{Place, work_path};
+use super::unclosed::{self, closes_at_stop};
 use rewind_core::id::{SessionId, TurnId};
 use rewind_core::model::AgentSession;
 use rewind_core::path::WorkPath;
@@ -226,9 +227,20 @@ pub(super) fn act(
         .session_id
         .clone()
         .ok_or("the payload has no session_id")?;
+    if let Event::Tool(
+        _,
+        Tool {
+            note: Some(note), ..
+        },
+    ) = &ev
+    {
+        place.note(note.clone());
+    }
     // Only a session's start or a prompt makes a store; a later event finding none was left
     // behind by a removed or moved store (`rm -rf .rewind` in a shell tool), not a new one.
-    let starts = matches!(ev, Event::Start | Event::Prompt(_));
+    let lazy = super::lazy::opens_turns(place, p.host);
+    let starts =
+        matches!(ev, Event::Start | Event::Prompt(_)) || (lazy && matches!(ev, Event::Tool(..)));
     if place.store.is_none() && !starts && !place.db.exists() {
         return Err(format!(
             "there is no store at {} (removed or moved since the turn began): not recorded",
@@ -239,7 +251,12 @@ pub(super) fn act(
         && let Action::Files(raw) = &tool.action
     {
         let paths: Vec<WorkPath> = raw.iter().filter_map(|r| work_path(place, r)).collect();
+        if place.store.is_none() && !place.db.exists() {
+            // A host whose first event is a tool's (see `lazy`): the store starts here.
+            drop(open(place)?);
+        }
         before_files(place, &agent_session, tool, &paths)?;
+        unclosed::opened(place, p, &agent_session, tool, &paths)?;
         return Ok(None);
     }
     let mut e = open(place)?;
@@ -247,9 +264,13 @@ pub(super) fn act(
     let s = session(&mut e, place, &agent_session)?;
     // A turn still running when a prompt comes never got its end (Gemini CLI sends no
     // AfterAgent after a model error; Claude Code no Stop when interrupted): it failed.
-    if matches!(ev, Event::Prompt(_))
+    // Unless a tool opened it, and this is its prompt, late (see `lazy`).
+    if let Event::Prompt(text) = &ev
         && let Some((turn_id, true)) = latest_turn(&e, &s)?
     {
+        if super::lazy::late_prompt(&mut e, place, (&agent_session, &s), Some(&turn_id), text)? {
+            return Ok(Some(s));
+        }
         let opts = CompleteTurnOptions {
             turn_id,
             failed: true,
@@ -279,7 +300,7 @@ fn record(
 ) -> Result<()> {
     use super::event::Event;
     match ev {
-        Event::Ignored(_) | Event::Start => {}
+        Event::Ignored(_) | Event::Unreadable(_) | Event::Start => {}
         Event::Prompt(prompt) => {
             let opts = PromptOptions {
                 text: prompt,
@@ -293,11 +314,15 @@ fn record(
         Event::Tool(phase, tool) => {
             // Outside a running turn: a turn the agent began by itself (background work
             // finished), whose work is the agent's, in the session's latest turn.
-            let Some((turn, _)) = latest_turn(e, s)? else {
-                return Err(format!("{} before any prompt: not recorded", tool.name));
+            let lazy = super::lazy::opens_turns(place, p.host);
+            let turn = match latest_turn(e, s)? {
+                Some((turn, running)) if running || !lazy => turn,
+                _ if lazy => super::lazy::open(e, place, (agent_session, s), bg)?,
+                _ => return Err(format!("{} before any prompt: not recorded", tool.name)),
             };
             match (&tool.action, phase) {
                 (Action::Files(raw), _) => {
+                    unclosed::closed(place, p, agent_session, &tool);
                     let paths = super::root::work_paths(place, raw);
                     after_files(e, place, agent_session, s, &turn, &tool, &paths)?;
                 }
@@ -316,6 +341,13 @@ fn record(
             let Some((turn, running)) = latest_turn(e, s)? else {
                 return Ok(()); // a turn end before any prompt: nothing to end
             };
+            if closes_at_stop(place, p) {
+                // Codex's failed calls: their files re-read now, as the tool's change.
+                let who = (place.agent.as_str(), agent_session);
+                for (tool, paths) in unclosed::take(&place.db, who) {
+                    after_files(e, place, agent_session, s, &turn, &tool, &paths)?;
+                }
+            }
             turn_end(e, p, s, &turn, bg)?;
             if !running {
                 return Ok(()); // a turn the agent began by itself, or a Stop that ran twice

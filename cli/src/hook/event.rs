@@ -1,6 +1,8 @@
-//! One hook event as each agent documents it, turned into what rewind does with it. Unknown
-//! fields are ignored; an unknown event or tool is `Ignored`, never an error: agents add both
-//! over time, and a hook must keep working when they do.
+//! One hook event as each agent documents it (read by the front door, `payload`), turned into
+//! what rewind does with it. Unknown fields are ignored; an unknown event or tool is
+//! `Ignored`, never an error: agents add both over time, and a hook must keep working when
+//! they do. An event's name is looked up in the installed agent's table, then in that of the
+//! host that sent it; a tool's in `tools`.
 //!
 //! Claude Code: `SessionStart`, `UserPromptSubmit` (`prompt`), `PreToolUse` / `PostToolUse`
 //! (`tool_name`, `tool_input`, `tool_use_id`), `Stop` (`last_assistant_message`). Gemini CLI:
@@ -13,53 +15,13 @@
 //! person typed (preferred). `StopFailure` (Claude Code 2.1, Qwen Code 0.24: `error`,
 //! `error_details`, `last_assistant_message`) ends the turn as failed.
 
-use serde::Deserialize;
+use super::payload::Host;
+pub(super) use super::payload::Payload;
 use serde_json::Value;
-use std::path::PathBuf;
 
 /// The agents whose hooks `rewind hook` speaks (their settings tables live with the enum).
 pub use crate::agents::Agent;
-use crate::agents::Stage;
-
-/// The fields rewind reads; every agent sends more.
-#[derive(Debug, Default, Deserialize)]
-pub(super) struct Payload {
-    #[serde(default)]
-    pub(super) session_id: Option<String>,
-    #[serde(default)]
-    pub(super) cwd: Option<PathBuf>,
-    #[serde(default)]
-    pub(super) hook_event_name: Option<String>,
-    #[serde(default)]
-    pub(super) prompt: Option<String>,
-    /// Qwen Code: what the person typed, when `prompt` holds more (a resumed session's
-    /// `<system-reminder>`).
-    #[serde(default)]
-    pub(super) submitted_prompt: Option<String>,
-    #[serde(default)]
-    pub(super) tool_name: Option<String>,
-    #[serde(default)]
-    pub(super) tool_input: Option<Value>,
-    #[serde(default)]
-    pub(super) tool_use_id: Option<String>,
-    #[serde(default)]
-    pub(super) last_assistant_message: Option<String>,
-    #[serde(default)]
-    pub(super) prompt_response: Option<String>,
-    #[serde(default)]
-    pub(super) transcript_path: Option<PathBuf>,
-    /// Claude Code's Stop: the background work still in flight (`[]`: none).
-    #[serde(default)]
-    pub(super) background_tasks: Option<Value>,
-    /// Claude Code's tool result: an Edit's carries `originalFile`, the file before the edit.
-    #[serde(default)]
-    pub(super) tool_response: Option<Value>,
-    /// `StopFailure`: what went wrong.
-    #[serde(default)]
-    pub(super) error: Option<Value>,
-    #[serde(default)]
-    pub(super) error_details: Option<String>,
-}
+use crate::agents::{HookEvent, KIRO_EVENTS, Stage};
 
 impl Payload {
     /// Claude Code's `tool_response.originalFile` (an Edit's file before it): a before-state
@@ -89,14 +51,7 @@ pub(super) enum Phase {
     After,
 }
 
-/// What a tool does to the workspace, as far as rewind cares.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum Action {
-    /// It writes these files (paths as the agent gave them: absolute, or relative to `cwd`).
-    Files(Vec<String>),
-    /// It runs this shell command.
-    Shell(String),
-}
+pub(super) use super::tools::Action;
 
 /// A tool call.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -104,6 +59,8 @@ pub(super) struct Tool {
     pub(super) name: String,
     pub(super) call_id: Option<String>,
     pub(super) action: Action,
+    /// How it was read, for `hook.log` (a patch that could not be read).
+    pub(super) note: Option<String>,
 }
 
 /// What the event asks of rewind.
@@ -117,49 +74,61 @@ pub(super) enum Event {
         said: Option<String>,
         failed: bool,
     },
+    /// Not one rewind records: nothing to do, nothing to tell.
     Ignored(String),
+    /// One rewind should record but cannot read (no event name, a file tool without a path):
+    /// told in `hook.log`.
+    Unreadable(String),
 }
 
-fn text_field(input: Option<&Value>, key: &str) -> Option<String> {
-    input?.get(key)?.as_str().map(str::to_owned)
-}
-
-/// The tool's effect, by its documented name and input fields.
-fn action(agent: Agent, name: &str, input: Option<&Value>) -> Option<Action> {
-    let file = |key: &str| text_field(input, key).map(|p| Action::Files(vec![p]));
-    let shell = || text_field(input, "command").map(Action::Shell);
-    match (agent, name) {
-        (Agent::ClaudeCode, "Write" | "Edit" | "MultiEdit") => file("file_path"),
-        (Agent::ClaudeCode, "NotebookEdit") => file("notebook_path"),
-        (Agent::ClaudeCode, "Bash" | "PowerShell") => shell(),
-        (Agent::GeminiCli, "write_file" | "replace") => file("file_path"),
-        (Agent::GeminiCli, "run_shell_command") => shell(),
-        (Agent::QwenCode, "write_file" | "edit" | "Write" | "Edit") => file("file_path"),
-        (Agent::QwenCode, "notebook_edit" | "NotebookEdit") => file("notebook_path"),
-        (Agent::QwenCode, "run_shell_command" | "Bash") => shell(),
-        _ => None,
-    }
+/// The event named `name`: the installed agent's, else that of the host that sent it (a
+/// Claude Code install run by Cursor, a Kiro payload).
+fn event_named(agent: Agent, host: Host, name: &str) -> Option<&'static HookEvent> {
+    let hosts = match host {
+        Host::Installed => None,
+        Host::VsCode | Host::CopilotCli => Some(Agent::Copilot),
+        Host::Cursor => Some(Agent::Cursor),
+        Host::Codex => Some(Agent::Codex),
+        Host::Windsurf => Some(Agent::Windsurf),
+        Host::Cline => Some(Agent::Cline),
+        Host::OpenCode => Some(Agent::OpenCode),
+        Host::Kiro => {
+            return agent
+                .event_named(name)
+                .or_else(|| KIRO_EVENTS.iter().find(|e| e.name == name));
+        }
+    };
+    agent
+        .event_named(name)
+        .or_else(|| hosts.and_then(|h| h.event_named(name)))
 }
 
 /// What `p` means for `agent`; `event` (from `--event`) wins over the payload's own name.
 pub(super) fn event(agent: Agent, p: &Payload, event: Option<&str>) -> Event {
     let Some(name) = event.or(p.hook_event_name.as_deref()) else {
-        return Event::Ignored("the payload names no event (pass --event)".into());
+        return Event::Unreadable("the payload names no event (pass --event)".into());
     };
+    let host = p.host.unwrap_or(Host::Installed);
+    let found = event_named(agent, host, name);
+    let implied = found.and_then(|e| e.implied_tool);
     let tool = |phase| {
-        let Some(tool) = p.tool_name.as_deref() else {
+        let Some(tool) = p.tool_name.as_deref().or(implied) else {
             return Event::Ignored(format!("{name} without tool_name"));
         };
-        match action(agent, tool, p.tool_input.as_ref()) {
-            Some(action) => Event::Tool(
+        // An event about one kind of action (Cursor's shell events) has its fields at the top.
+        let input = p.tool_input.as_ref().or(implied.map(|_| &p.raw));
+        match super::tools::action(agent, host, tool, input) {
+            Ok(Some((action, note))) => Event::Tool(
                 phase,
                 Tool {
                     name: tool.to_owned(),
                     call_id: p.tool_use_id.clone(),
                     action,
+                    note,
                 },
             ),
-            None => Event::Ignored(format!("tool {tool} changes no files")),
+            Ok(None) => Event::Ignored(format!("tool {tool} changes no files")),
+            Err(why) => Event::Unreadable(why),
         }
     };
     let typed = p.submitted_prompt.as_ref().filter(|t| !t.trim().is_empty());
@@ -177,7 +146,7 @@ pub(super) fn event(agent: Agent, p: &Payload, event: Option<&str>) -> Event {
             .or_else(|| p.prompt_response.clone())
     };
     // The agents table (what `rewind init` installs) says what each event name means.
-    match agent.stage_of(name) {
+    match found.map(|e| e.stage) {
         Some(Stage::SessionStart) => Event::Start,
         Some(Stage::Prompt) => prompt(),
         Some(Stage::BeforeTool) => tool(Phase::Before),
@@ -204,16 +173,27 @@ pub(super) fn event(agent: Agent, p: &Payload, event: Option<&str>) -> Event {
 mod tests {
     use super::*;
 
-    /// Every event `rewind init` installs, with every tool its matcher names, means to the hook
-    /// what the agents table says it means.
+    /// Every event `rewind init` installs, with every tool its matcher names (or its agent's
+    /// tools, where events take no matcher), means to the hook what the agents table says.
     #[test]
     fn the_hook_records_every_event_and_tool_init_installs() {
-        let input = serde_json::json!({ "file_path": "a", "notebook_path": "a", "command": "ls" });
-        for agent in [Agent::ClaudeCode, Agent::GeminiCli, Agent::QwenCode] {
+        let input = serde_json::json!({
+            "file_path": "a", "notebook_path": "a", "command": "ls", "command_line": "ls",
+            "commands": "[\"ls\"]",
+            "patchText": "*** Begin Patch\n*** Delete File: a\n*** End Patch",
+            "input": "*** Begin Patch\n*** Delete File: a\n*** End Patch",
+        });
+        for agent in Agent::ALL {
             for e in agent.events() {
-                let tools: Vec<Option<&str>> = match e.matcher {
-                    Some(m) => m.split('|').map(Some).collect(),
-                    None => vec![None],
+                let tool_stage = matches!(e.stage, Stage::BeforeTool | Stage::AfterTool);
+                let tools: Vec<Option<&str>> = match (e.matcher, e.implied_tool) {
+                    (Some(m), _) => m.split('|').map(Some).collect(),
+                    (None, Some(_)) => vec![None],
+                    (None, None) if tool_stage => super::super::tools::names(agent)
+                        .into_iter()
+                        .map(Some)
+                        .collect(),
+                    (None, None) => vec![None],
                 };
                 for tool in tools {
                     let p = Payload {

@@ -15,10 +15,15 @@ mod background;
 mod between;
 mod bounds;
 mod event;
+mod lazy;
 mod log;
+mod payload;
 mod pending;
 mod root;
+mod synthetic;
+mod tools;
 mod transcript;
+mod unclosed;
 
 pub use event::Agent;
 
@@ -69,9 +74,7 @@ fn handle(
     watchdog: &bounds::Watchdog,
 ) {
     let read = bounds::read_payload(std::io::stdin().lock(), limits.max_stdin);
-    let payload: Result<event::Payload, String> = read.and_then(|raw| {
-        serde_json::from_slice(&raw).map_err(|e| format!("the payload is not JSON: {e}"))
-    });
+    let payload = read.and_then(|raw| payload::parse(&raw));
     let cwd = payload
         .as_ref()
         .ok()
@@ -87,7 +90,7 @@ fn handle(
         ..
     } = root::find(a.agent, &cwd, given.as_deref(), db);
     let agent = a.agent.as_str();
-    let p = match payload {
+    let mut p = match payload {
         Ok(p) => p,
         Err(why) => {
             let event = a.event.as_deref().unwrap_or("?");
@@ -95,17 +98,16 @@ fn handle(
             return;
         }
     };
-    let session = p.session_id.clone().unwrap_or_default();
     let ev = event::event(a.agent, &p, a.event.as_deref());
     let name = a
         .event
         .clone()
         .or_else(|| p.hook_event_name.clone())
         .unwrap_or_default();
-    // Not an error: agents send events and tools rewind has nothing to do with.
-    if matches!(ev, event::Event::Ignored(_)) {
+    if !admit(&db, agent, &name, &mut p, &ev) {
         return;
     }
+    let session = p.session_id.clone().unwrap_or_default();
     watchdog.place(&db, &name, &session);
     watchdog.doing("recording the event");
     let place = root::Place {
@@ -148,4 +150,42 @@ fn handle(
             log::line(&place.db, agent, &name, &session, &lost);
         }
     }
+}
+
+/// Whether the event is one to record: not ignored, readable, and with a session (a
+/// session-less payload gets its synthetic one). What is not is told in `hook.log`, except
+/// what is merely ignored.
+fn admit(db: &Path, agent: &str, name: &str, p: &mut payload::Payload, ev: &event::Event) -> bool {
+    match ev {
+        // Not an error: agents send events and tools rewind has nothing to do with.
+        event::Event::Ignored(_) => return false,
+        event::Event::Unreadable(why) => {
+            let session = p.session_id.as_deref().unwrap_or_default();
+            let host = p.host.map_or("?", payload::Host::as_str);
+            let what = format!("{why} (from {host}): nothing recorded");
+            log::line(db, agent, name, session, &what);
+            return false;
+        }
+        _ => {}
+    }
+    if p.session_id.is_none() {
+        // Kiro-style: no session id at all. One stable synthetic session per agent and host.
+        let host = p.host.map_or("unknown", payload::Host::as_str);
+        let renew = matches!(ev, event::Event::Start);
+        match synthetic::session(db, agent, host, renew) {
+            Ok((id, new)) => {
+                if new {
+                    let what = format!("the payload has no session_id: recording in {id}");
+                    log::line(db, agent, name, &id, &what);
+                }
+                p.session_id = Some(id);
+            }
+            Err(why) => {
+                let what = format!("the payload has no session_id and {why}: not recorded");
+                log::line(db, agent, name, "", &what);
+                return false;
+            }
+        }
+    }
+    true
 }
