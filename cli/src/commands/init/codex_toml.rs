@@ -25,13 +25,13 @@ pub(super) fn install(doc: &mut DocumentMut, agent: Agent, command: &str) -> Res
         .ok_or("`hooks` is not a table")?;
     hooks.set_implicit(true);
     for e in agent.events() {
-        if let Some(item) = hooks.get(e.name) {
-            if !item.is_array_of_tables() {
-                return Err(format!(
-                    "`hooks.{}` is not written as [[hooks.{}]] tables",
-                    e.name, e.name
-                ));
-            }
+        if let Some(item) = hooks.get(e.name)
+            && !item.is_array_of_tables()
+        {
+            return Err(format!(
+                "`hooks.{}` is not written as [[hooks.{}]] tables",
+                e.name, e.name
+            ));
         }
     }
     for (name, item) in hooks.iter_mut() {

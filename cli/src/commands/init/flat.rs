@@ -69,13 +69,13 @@ pub(super) fn install(
     command: &str,
 ) -> Result<Vec<String>, String> {
     check_shape(root, agent)?;
-    if let Some(v) = style.version() {
-        if !root.contains_key("version") {
-            // First, where the documented examples have it.
-            let rest = std::mem::take(root);
-            root.insert("version".to_owned(), json!(v));
-            root.extend(rest);
-        }
+    if let Some(v) = style.version()
+        && !root.contains_key("version")
+    {
+        // First, where the documented examples have it.
+        let rest = std::mem::take(root);
+        root.insert("version".to_owned(), json!(v));
+        root.extend(rest);
     }
     let Value::Object(hooks) = root.entry("hooks").or_insert_with(|| json!({})) else {
         return Err("`hooks` is not an object".to_owned());

@@ -6,7 +6,7 @@ use super::flat::Flat;
 use crate::agents::Agent;
 use crate::commands::{CliError, Context};
 use rewind_core::ErrorKind;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// How an agent's hooks are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,7 +52,7 @@ fn relative(agent: Agent) -> &'static str {
 /// The user's directory for the agent, under `home`: `$CLAUDE_CONFIG_DIR` and `$CODEX_HOME`
 /// when set (Claude Code and Codex keep their user files there), `$XDG_CONFIG_HOME` for
 /// OpenCode and Kilo (they follow it).
-fn user_dir(agent: Agent, home: &PathBuf) -> PathBuf {
+fn user_dir(agent: Agent, home: &Path) -> PathBuf {
     let var = |name: &str| {
         std::env::var_os(name)
             .filter(|v| !v.is_empty())
@@ -100,7 +100,7 @@ pub(super) fn location(ctx: &Context, agent: Agent, user: bool) -> Result<PathBu
                 ),
             )
         })?;
-            user_dir(agent, &PathBuf::from(home))
+            user_dir(agent, Path::new(&home))
         };
     let mut rel = relative(agent);
     if user && agent == Agent::Cline {

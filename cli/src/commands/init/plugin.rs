@@ -29,14 +29,14 @@ pub(super) fn plan(
     remove: bool,
 ) -> Result<(Change, Vec<String>), CliError> {
     let before = files::read(path)?;
-    if let Some(text) = &before {
-        if !text.starts_with(MARK) {
-            return Err(files::refuse(
-                path,
-                "it is a plugin of yours, not rewind's; move it to another name, then run this \
-                 again",
-            ));
-        }
+    if let Some(text) = &before
+        && !text.starts_with(MARK)
+    {
+        return Err(files::refuse(
+            path,
+            "it is a plugin of yours, not rewind's; move it to another name, then run this \
+             again",
+        ));
     }
     let after = (!remove).then(|| render(exe, agent));
     let events = if remove && before.is_none() {

@@ -38,19 +38,19 @@ pub(super) fn plan(
     for e in agent.events() {
         let path = dir.join(e.name);
         let before = files::read(&path)?;
-        if let Some(text) = &before {
-            if !is_our_script(text, agent) {
-                if remove {
-                    continue;
-                }
-                return Err(files::refuse(
-                    &path,
-                    &format!(
-                        "it is a hook of yours, and Cline runs one file per event; add the line \
-                         `{command}` to it (it reads the event on stdin) instead"
-                    ),
-                ));
+        if let Some(text) = &before
+            && !is_our_script(text, agent)
+        {
+            if remove {
+                continue;
             }
+            return Err(files::refuse(
+                &path,
+                &format!(
+                    "it is a hook of yours, and Cline runs one file per event; add the line \
+                     `{command}` to it (it reads the event on stdin) instead"
+                ),
+            ));
         }
         let after = if remove { None } else { Some(script(command)) };
         if remove && before.is_none() {
