@@ -17,6 +17,7 @@ mod bounds;
 mod event;
 mod log;
 mod pending;
+mod point;
 mod root;
 mod transcript;
 
