@@ -47,7 +47,7 @@ pub struct Outcome {
     /// How to resume the agent's own conversation at the same point, for a session an agent's
     /// hooks recorded ([`crate::agent_resume`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub agent_resume: Option<crate::agent_resume::AgentResume>,
+    pub agent_resume: Option<Box<crate::agent_resume::AgentResume>>,
 }
 
 /// Failures of `both`. Nothing is changed in any of them.

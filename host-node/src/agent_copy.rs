@@ -11,7 +11,7 @@ use std::path::Path;
 
 /// Write the copy `resume` asks for, if any; when it cannot be written, the resume becomes no
 /// command, saying why (a command that would resume the wrong history is never printed).
-pub fn settle(resume: &mut Option<AgentResume>) {
+pub fn settle(resume: &mut Option<Box<AgentResume>>) {
     let Some(r) = resume.as_mut() else {
         return;
     };
@@ -185,14 +185,14 @@ mod tests {
                 .expect_err("damaged")
                 .contains("line 2")
         );
-        let mut r = Some(AgentResume {
+        let mut r = Some(Box::new(AgentResume {
             agent: "qwen-code".into(),
             argv: vec!["qwen".into()],
             prompt_last: false,
             exact: true,
             note: String::new(),
             copy: Some(copy(d.path(), "b")),
-        });
+        }));
         settle(&mut r);
         let r = r.expect("kept");
         assert!(r.argv.is_empty() && !r.exact && r.copy.is_none());

@@ -66,7 +66,7 @@ pub(super) fn describe(
     }
     text.push_str(&super::agent_resume::describe(
         style,
-        out.agent_resume.as_ref(),
+        out.agent_resume.as_deref(),
     ));
     text
 }

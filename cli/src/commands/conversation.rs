@@ -29,7 +29,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
 
 /// The human form of a conversation rewind, shared with the picker.
 pub(super) fn describe(style: &Style, session: &SessionId, out: &Outcome) -> String {
-    let resume = super::agent_resume::describe(style, out.agent_resume.as_ref());
+    let resume = super::agent_resume::describe(style, out.agent_resume.as_deref());
     format!(
         "conversation rewound to before {} (generation {}); {} kept, {} off the branch; files \
          untouched (rewind them with {}){resume}",

@@ -63,7 +63,7 @@ pub(super) fn describe(style: &Style, out: &Outcome, what: &str) -> String {
     }
     t.push_str(&super::agent_resume::describe(
         style,
-        out.agent_resume.as_ref(),
+        out.agent_resume.as_deref(),
     ));
     t
 }

@@ -99,7 +99,7 @@ fn describe(style: &Style, what: &str, out: &Outcome) -> String {
                 .as_ref()
                 .map(|op| format!("; operation {}", style.id(op.as_str())))
                 .unwrap_or_default();
-            let resume = super::agent_resume::describe(style, out.agent_resume.as_ref());
+            let resume = super::agent_resume::describe(style, out.agent_resume.as_deref());
             format!("{what}: conversation rewound to before the latest turn{undo}{turn}{resume}")
         }
         Disposition::Blocked => {

@@ -105,12 +105,12 @@ pub fn before(
     prompt: &Message,
     prompt_text: Option<&str>,
     salt: &str,
-) -> Option<AgentResume> {
+) -> Option<Box<AgentResume>> {
     let bound = session.agent.as_ref()?;
-    Some(match AgentPoint::of(prompt) {
+    Some(Box::new(match AgentPoint::of(prompt) {
         Some(point) => agents::resume(&point, Cut::Before, prompt_text, salt),
         None => unknown(&bound.agent),
-    })
+    }))
 }
 
 /// The resume when the records do not say where the agent's history stood.
@@ -136,7 +136,7 @@ pub fn through(
     messages: &[Message],
     last_seq: u64,
     salt: &str,
-) -> Option<AgentResume> {
+) -> Option<Box<AgentResume>> {
     let bound = session.agent.as_ref()?;
     let prompts = || messages.iter().filter(|m| m.is_prompt());
     let after = prompts()
@@ -144,14 +144,14 @@ pub fn through(
         .min_by_key(|m| m.seq)
         .and_then(AgentPoint::of);
     if let Some(point) = after {
-        return Some(agents::resume(&point, Cut::Before, None, salt));
+        return Some(Box::new(agents::resume(&point, Cut::Before, None, salt)));
     }
     let last = prompts()
         .filter(|m| m.seq <= last_seq)
         .max_by_key(|m| m.seq)
         .and_then(AgentPoint::of);
-    Some(match last {
+    Some(Box::new(match last {
         Some(point) => agents::resume(&point, Cut::Whole, None, salt),
         None => unknown(&bound.agent),
-    })
+    }))
 }

@@ -13,11 +13,11 @@ fn point(agent: &str, before: Option<&str>) -> AgentPoint {
 
 fn session(agent: bool) -> Session {
     Session {
-        id: SessionId::parse("ses_1").unwrap(),
+        id: SessionId::parse("ses_1").expect("valid"),
         parent_id: None,
         kind: SessionKind::Interactive,
         title: "t".into(),
-        trace_id: TraceId::parse("trc_1").unwrap(),
+        trace_id: TraceId::parse("trc_1").expect("valid"),
         workspace_label: None,
         created_at: 0,
         branch: Branch::default(),
@@ -33,8 +33,8 @@ fn session(agent: bool) -> Session {
 
 fn prompt(payload: Option<serde_json::Value>) -> Message {
     Message {
-        id: MessageId::parse("msg_1").unwrap(),
-        session_id: SessionId::parse("ses_1").unwrap(),
+        id: MessageId::parse("msg_1").expect("valid"),
+        session_id: SessionId::parse("ses_1").expect("valid"),
         seq: 3,
         turn_id: None,
         role: Role::User,
@@ -110,7 +110,7 @@ fn only_an_agents_session_with_a_point_gets_a_resume() {
     let p = prompt(Some(point("claude-code", Some("u")).payload()));
     assert!(before(&session(true), &p, None, "op").is_some());
     assert!(before(&session(false), &p, None, "op").is_none());
-    let unknown = before(&session(true), &prompt(None), None, "op").unwrap();
+    let unknown = before(&session(true), &prompt(None), None, "op").expect("valid");
     assert!(unknown.argv.is_empty() && !unknown.exact);
 }
 
@@ -121,9 +121,9 @@ fn a_fork_cuts_before_the_next_prompt_or_keeps_the_whole_session() {
         ..prompt(Some(point("claude-code", Some(before)).payload()))
     };
     let log = [at(1, "u-0"), at(5, "u-4"), at(9, "u-8")];
-    let cut = through(&session(true), &log, 6, "op").unwrap();
+    let cut = through(&session(true), &log, 6, "op").expect("valid");
     assert_eq!(cut.argv.last().map(String::as_str), Some("u-8"));
-    let whole = through(&session(true), &log, 12, "op").unwrap();
+    let whole = through(&session(true), &log, 12, "op").expect("valid");
     assert_eq!(
         whole.argv,
         ["claude", "--resume", "sess-1", "--fork-session"]
