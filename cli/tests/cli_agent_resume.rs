@@ -217,3 +217,68 @@ fn a_session_no_agent_recorded_has_no_resume() {
     let out = b.ok(&["conversation", "--to", "#1"]);
     assert!(out.get("agentResume").is_none(), "{out}");
 }
+
+#[test]
+fn a_qwen_code_rewind_resumes_a_new_copy_and_leaves_the_original() {
+    let b = Bench::new();
+    let home = tempfile::tempdir().expect("home");
+    let chats = home.path().join("chats");
+    std::fs::create_dir_all(&chats).expect("chats");
+    let original = chats.join("q-1.jsonl");
+    // Qwen Code 0.24.4's record shape (uuid, parentUuid, sessionId, message.parts).
+    let rec = |uuid: &str, parent: &str, kind: &str, text: &str| {
+        format!(
+            "{{\"uuid\":\"{uuid}\",\"parentUuid\":{parent},\"sessionId\":\"q-1\",\"type\":\"{kind}\",\
+             \"message\":{{\"parts\":[{{\"text\":\"{text}\"}}]}}}}\n"
+        )
+    };
+    let send = |name: &str, fields: Value| {
+        let mut v = fixture("qwen-code", "UserPromptSubmit.resumed");
+        let o = v.as_object_mut().expect("an object");
+        o.insert("cwd".into(), json!(b.ws().canonicalize().expect("ws")));
+        o.insert("session_id".into(), json!("q-1"));
+        o.insert("transcript_path".into(), json!(original));
+        o.insert("hook_event_name".into(), json!(name));
+        for (k, val) in fields.as_object().expect("fields") {
+            o.insert(k.clone(), val.clone());
+        }
+        let mut hook = Command::new(env!("CARGO_BIN_EXE_rewind"));
+        hook.args(["hook", "qwen-code"]);
+        common::expect_hook_continues(hook, &v);
+    };
+    let mut text = String::new();
+    for (k, prompt) in ["one", "two"].iter().enumerate() {
+        send(
+            "UserPromptSubmit",
+            json!({ "prompt": prompt, "submitted_prompt": prompt }),
+        );
+        let parent = if k == 0 {
+            "null".to_owned()
+        } else {
+            "\"a0\"".to_owned()
+        };
+        text.push_str(&rec(&format!("u{k}"), &parent, "user", prompt));
+        text.push_str(&rec(
+            &format!("a{k}"),
+            &format!("\"u{k}\""),
+            "assistant",
+            "Done.",
+        ));
+        std::fs::write(&original, &text).expect("transcript");
+        send("Stop", json!({ "last_assistant_message": "Done." }));
+    }
+    let out = b.ok(&["conversation", "--to", "#2"]);
+    let r = &out["agentResume"];
+    let id = r["argv"][2].as_str().expect("a new id").to_owned();
+    assert_eq!(r["argv"], json!(["qwen", "--resume", id]), "{out}");
+    assert_eq!(r["exact"], true);
+    let copy = std::fs::read_to_string(chats.join(format!("{id}.jsonl"))).expect("the copy");
+    let kept: Vec<Value> = copy.lines().map(entry).collect();
+    let uuids: Vec<&str> = kept
+        .iter()
+        .map(|e| e["uuid"].as_str().expect("uuid"))
+        .collect();
+    assert_eq!(uuids, ["u0", "a0"], "{copy}");
+    assert!(kept.iter().all(|e| e["sessionId"] == id.as_str()), "{copy}");
+    assert_eq!(std::fs::read_to_string(&original).expect("original"), text);
+}
