@@ -12,6 +12,7 @@ use crate::id::{MessageId, SessionId};
 use crate::load;
 use crate::model::{OpTarget, OperationKind, Policy};
 use crate::path::WorkPath;
+use crate::window;
 use serde::{Deserialize, Serialize};
 
 /// Options of [`rewind`].
@@ -43,6 +44,10 @@ pub struct Outcome {
     pub generation: Option<u64>,
     /// How the target was evaluated ([`crate::branch::evaluate_rewind_target`]).
     pub evaluation: Evaluation,
+    /// How to resume the agent's own conversation at the same point, for a session an agent's
+    /// hooks recorded ([`crate::agent_resume`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_resume: Option<Box<crate::agent_resume::AgentResume>>,
 }
 
 /// Failures of `both`. Nothing is changed in any of them.
@@ -115,11 +120,18 @@ pub fn rewind(p: &mut Ports<'_>, session: &SessionId, opts: Options) -> Result<O
     };
     let ex = files::execute(p, &plan, finish)?;
     let rewound = ex.applied;
+    let files = outcome(ex, preview);
+    let salt = files.operation_id.as_ref().map_or("", |op| op.as_str());
+    let agent_resume = rewound
+        .then(|| window::message(p.store, &conv.base.id, &conv.target).ok())
+        .flatten()
+        .and_then(|m| crate::agent_resume::before(&conv.base, &m, None, salt));
     Ok(Outcome {
         rewound,
         generation: rewound.then_some(conv.base.generation + 1),
         target_message_id: conv.target,
-        files: outcome(ex, preview),
+        files,
         evaluation,
+        agent_resume,
     })
 }

@@ -45,6 +45,10 @@ pub struct Outcome {
     pub removed_turn_ids: Vec<TurnId>,
     /// How the target was evaluated ([`crate::branch::evaluate_rewind_target`]).
     pub evaluation: Evaluation,
+    /// How to resume the agent's own conversation at the same point, for a session an agent's
+    /// hooks recorded ([`crate::agent_resume`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_resume: Option<Box<crate::agent_resume::AgentResume>>,
 }
 
 /// Failures of a conversation rewind. Nothing is committed in any of them.
@@ -301,6 +305,11 @@ pub fn rewind(p: &mut Ports<'_>, session: &SessionId, opts: Options) -> Result<O
         }
         match p.store.commit(batch) {
             Ok(()) => {
+                let agent_resume = window::message(p.store, session, &plan.target)
+                    .ok()
+                    .and_then(|m| {
+                        crate::agent_resume::before(&plan.base, &m, None, op.id.as_str())
+                    });
                 return Ok(Outcome {
                     rewound: true,
                     operation_id: op.id,
@@ -310,6 +319,7 @@ pub fn rewind(p: &mut Ports<'_>, session: &SessionId, opts: Options) -> Result<O
                     kept_message_count: plan.kept,
                     removed_turn_ids: plan.removed_turns,
                     evaluation: plan.evaluation,
+                    agent_resume,
                 });
             }
             Err(e) if e.kind() == HostErrorKind::PreconditionFailed => {

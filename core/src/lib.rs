@@ -83,6 +83,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod agent_resume;
 pub mod batch;
 pub mod both;
 pub mod branch;

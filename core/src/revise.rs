@@ -1,6 +1,7 @@
 //! Revise the latest turn: edit its prompt or retry its reply. Only the latest turn can be
 //! edited or retried; the errors say so. Guards run before anything is stopped or written.
 
+use crate::agent_resume::{self, AgentPoint};
 use crate::both;
 use crate::conversation;
 use crate::ctx::Ports;
@@ -73,6 +74,10 @@ pub struct Outcome {
     pub operation_id: Option<OperationId>,
     /// The file preview, in `rewind` mode.
     pub preview: Option<Preview>,
+    /// How to resume the agent's own conversation at the same point, for a session an agent's
+    /// hooks recorded ([`crate::agent_resume`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_resume: Option<Box<crate::agent_resume::AgentResume>>,
 }
 
 /// Failures of edit and retry.
@@ -137,6 +142,7 @@ fn blocked(code: &'static str, text: String, preview: Option<Preview>) -> Outcom
         text,
         operation_id: None,
         preview,
+        agent_resume: None,
     }
 }
 
@@ -156,7 +162,7 @@ pub fn edit_last_prompt(
     let s = load::session(p.store, session)?;
     let latest = window::latest_active(p.store, &s, u64::MAX, Message::is_prompt)
         .map_err(load::Error::Host)?;
-    if latest.map(|m| m.id).as_ref() != Some(&opts.message_id) {
+    let Some(old) = latest.filter(|m| m.id == opts.message_id) else {
         return Err(Error::Guard {
             code: "guard.latestQueryEditOnly",
             message: format!(
@@ -164,7 +170,7 @@ pub fn edit_last_prompt(
                 opts.message_id
             ),
         });
-    }
+    };
     let (operation_id, preview) = match opts.workspace {
         WorkspaceMode::Preserve => {
             let out = conversation::rewind(
@@ -221,9 +227,14 @@ pub fn edit_last_prompt(
         session,
         PromptOptions {
             text: opts.text.clone(),
-            payload: None,
+            // The agent's history stood where it stood before the prompt it replaces.
+            payload: AgentPoint::of(&old).map(|point| point.payload()),
         },
     )?;
+    let salt = operation_id
+        .as_ref()
+        .map_or(new.message_id.as_str(), |op| op.as_str());
+    let agent_resume = agent_resume::before(&s, &old, Some(&opts.text), salt);
     Ok(Outcome {
         disposition: Disposition::Rewind,
         reason_code: None,
@@ -232,6 +243,7 @@ pub fn edit_last_prompt(
         text: opts.text,
         operation_id,
         preview,
+        agent_resume,
     })
 }
 
@@ -262,8 +274,9 @@ pub fn retry_last_reply(
         .filter(|pr| pr.seq < reply.seq && pr.turn_id == reply.turn_id)
         .ok_or_else(guard)?;
     let text = prompt.text();
-    let payload = prompt.payload;
     let out = conversation::rewind(p, session, conversation::Options { to: reply.id })?;
+    let agent_resume = agent_resume::before(&s, &prompt, Some(&text), out.operation_id.as_str());
+    let payload = prompt.payload;
     let new = record::prompt(
         p,
         session,
@@ -280,5 +293,6 @@ pub fn retry_last_reply(
         text,
         operation_id: Some(out.operation_id),
         preview: None,
+        agent_resume,
     })
 }

@@ -27,6 +27,7 @@
 // A library prints nothing: what it has to say goes back to its caller.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod agent_copy;
 pub mod config;
 pub mod current;
 pub mod disk;

@@ -154,3 +154,66 @@ case_two_turns() { # two turns; rewinding the second leaves the first
   check "undo brings the second turn back" bash -c "[ -f '$WS/two.txt' ] && cmp -s '$WS/one.txt' '$H/one.second'"
   end_case
 }
+
+# agent_cmd ARGV...: run a command rewind printed (or the agent's own resume) with the case's
+# model server and the flags a headless run needs; PROMPT (if set) goes last, as `-p PROMPT`
+# where the command does not already run in print mode.
+agent_cmd() {
+  local url="http://127.0.0.1:$PORT"
+  case $AGENT in
+    claude-code)
+      (cd "$WS" && ANTHROPIC_BASE_URL=$url ANTHROPIC_API_KEY=sk-scripted IS_SANDBOX=1 \
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 HOME="$H" \
+        timeout "$TURN_TIMEOUT" "$@" --model claude-sonnet-4-5 --output-format json) ;;
+    qwen-code)
+      (cd "$WS" && OPENAI_BASE_URL="$url/v1" OPENAI_API_KEY=sk-scripted OPENAI_MODEL=scripted HOME="$H" \
+        timeout "$TURN_TIMEOUT" "$@" --yolo --auth-type openai) ;;
+  esac >>"$H/agent.out" 2>&1
+}
+
+# The `turn:` marks of the prompts the model was last sent in a conversation with tools.
+last_marks() {
+  python3 - "$H/model.log" <<'PY'
+import json, re, sys
+last = None
+for line in open(sys.argv[1]):
+    d = json.loads(line)
+    marks = [m for p in d.get("prompts") or [] for m in re.findall(r"turn:([A-Za-z0-9_-]+)", p)]
+    if d.get("tools") and marks:
+        last = marks
+print(" ".join(last or []))
+PY
+}
+
+case_resume() { # rewind the conversation to turn 2: the printed command resumes the agent there
+  begin_case resume '{"turns": {"one": [], "two": [], "three": [], "again": [], "later": []}}'
+  turn "turn:one first"
+  turn "turn:two second"
+  turn "turn:three third"
+  rw --json conversation --to '#2' >"$H/rewind.json" 2>&1
+  python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['agentResume']
+assert r['exact'] and r['argv'], r
+print('\n'.join(r['argv']))" "$H/rewind.json" >"$H/argv" 2>>"$H/agent.out"
+  check "the rewind prints an exact resume command" test -s "$H/argv"
+  local argv=() sid
+  mapfile -t argv <"$H/argv"
+  sid=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['agentResume']['argv'][3])" "$H/rewind.json" 2>/dev/null)
+  [ "$AGENT" = qwen-code ] && sid=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['agentResume']['note'].split('a copy of session ')[1].split()[0])" "$H/rewind.json" 2>/dev/null)
+  find "$H" -name "$sid.jsonl" -exec cp {} "$H/original.jsonl" \;
+  case $AGENT in
+    claude-code) agent_cmd "${argv[@]}" "turn:again after the rewind" ;;
+    qwen-code) agent_cmd "${argv[@]}" -p "turn:again after the rewind" ;;
+  esac
+  check "the resumed agent ran (exit $?)" test $? -eq 0
+  check "the model got exactly the prompts of turn 1 and the new one" test "$(last_marks)" = "one again"
+  check "the agent's original session file is unchanged" bash -c "[ -s '$H/original.jsonl' ] &&
+    cmp -s '$H/original.jsonl' \"\$(find '$H' -name '$sid.jsonl' | head -1)\""
+  case $AGENT in
+    claude-code) agent_cmd claude -p --resume "$sid" "turn:later the original" ;;
+    qwen-code) agent_cmd qwen --resume "$sid" -p "turn:later the original" ;;
+  esac
+  check "the original session still resumes with all its turns" test "$(last_marks)" = "one two three later"
+  end_case
+}

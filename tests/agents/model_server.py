@@ -18,7 +18,7 @@ and may carry `"person": {"write": PATH, "content": TEXT}`: the server itself wr
 (as the person would, in their editor) before it answers with the step, i.e. after the previous
 tool ran and before the next one, once per case. PATH is relative to the workspace.
 Requests without tools (titles, summaries, classifiers) get a short text. Every request is
-appended to `$MODEL_LOG` as one JSON line.
+appended to `$MODEL_LOG` as one JSON line (`prompts`: the last 200 characters of each of the person's prompts it sends).
 Usage: model_server.py PORT_FILE WORKSPACE SCRIPT
 """
 
@@ -155,6 +155,12 @@ def gemini_prompt(m):
     return texts(m.get("parts"))
 
 
+def prompts(req):
+    """The person's prompts a request sends, in order (whatever the protocol)."""
+    of = gemini_prompt if "contents" in req else anthropic_prompt
+    return [p[-200:] for p in (of(m) for m in req.get("messages") or req.get("contents") or []) if p]
+
+
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
@@ -194,7 +200,8 @@ class Handler(BaseHTTPRequestHandler):
             log.write(json.dumps({"path": self.path, "tools": len(req.get("tools") or []), "names": Handler.names(req),
                                   "messages": len(msgs), "stream": req.get("stream"),
                                   "system": str(req.get("system"))[-200:],
-                                  "keys": sorted(req), "tool_choice": req.get("tool_choice"), "last": str(msgs[-1])[:300]}) + "\n")
+                                  "keys": sorted(req), "tool_choice": req.get("tool_choice"), "last": str(msgs[-1])[:300],
+                                  "prompts": prompts(req)}) + "\n")
         if "count_tokens" in self.path or ":countTokens" in self.path:
             return self.send(200, {"input_tokens": 10, "totalTokens": 10})
         if self.path.startswith("/v1/messages"):

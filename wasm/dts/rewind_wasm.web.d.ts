@@ -1,6 +1,34 @@
 /* tslint:disable */
 /* eslint-disable */
 
+/** How to resume the agent's own conversation at the rewound point (a session an agent's hooks recorded). */
+export interface AgentResumeCopy {
+    /** The agent's file, only read. */
+    from: string;
+    /** The new file the host writes first (it must not exist). */
+    to: string;
+    /** Keep its records through the one with this id (null: none). */
+    through: string | null;
+    /** The session id the copy's records carry. */
+    sessionId: string;
+}
+export interface AgentResume {
+    /** "claude-code", "qwen-code", "gemini-cli". */
+    agent: string;
+    /** The command, program first; empty when the agent offers no exact way (see note). */
+    argv: string[];
+    /** The next prompt goes after argv as one more argument. */
+    promptLast: boolean;
+    /** The command resumes exactly at the point. */
+    exact: boolean;
+    /** What the command does, or why there is none. */
+    note: string;
+    /** A new file to write before running it, when the agent resumes from a copy. */
+    copy?: AgentResumeCopy;
+}
+
+
+
 /** Stable error codes: `error.code` of every `RewindError`. They never change once published. */
 export type ErrorCode =
 | "invalid_input"
@@ -597,12 +625,14 @@ export interface ConversationRewindOutcome {
     keptMessageCount: number;
     removedTurnIds: string[];
     evaluation: Evaluation;
+    agentResume?: AgentResume;
 }
 export interface BothRewindOutcome extends ApplyOutcome {
     rewound: boolean;
     targetMessageId: string;
     generation: number | null;
     evaluation: Evaluation;
+    agentResume?: AgentResume;
 }
 /** By scope: conversation → ConversationRewindOutcome, workspace → ApplyOutcome, both → BothRewindOutcome. */
 export type RewindOutcome = ConversationRewindOutcome | ApplyOutcome | BothRewindOutcome;
@@ -614,6 +644,7 @@ export interface EditPromptOutcome {
     text: string;
     operationId: string | null;
     preview: Preview | null;
+    agentResume?: AgentResume;
 }
 export interface ForkOutcome {
     childId: string;
@@ -625,6 +656,7 @@ export interface ForkOutcome {
     operationId: string | null;
     /** The command id had run before: this is that first result, nothing was written. */
     replayed: boolean;
+    agentResume?: AgentResume;
 }
 /** A path a snapshot saw but does not store. */
 export interface UntrackedFile {

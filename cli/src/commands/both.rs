@@ -39,7 +39,8 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     for p in &opts.paths {
         retry.push_str(&format!(" --path {}", super::verdict::shell_word(p)));
     }
-    let out = engine.rewind_both(&session, opts)?;
+    let mut out = engine.rewind_both(&session, opts)?;
+    rewind_host::agent_copy::settle(&mut out.agent_resume);
     let text = describe(&ctx.style, &session, &out, Some(&retry));
     Ok(Report::new(&out, text).refused(!out.rewound))
 }
@@ -63,5 +64,9 @@ pub(super) fn describe(
             style.paint(Role::Dim, "conversation untouched")
         ));
     }
+    text.push_str(&super::agent_resume::describe(
+        style,
+        out.agent_resume.as_deref(),
+    ));
     text
 }

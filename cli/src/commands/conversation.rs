@@ -21,16 +21,18 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let mut engine = ctx.engine(Verb::RewindConversation)?;
     let session = ctx.session(&engine, &a.session)?;
     let to = to.resolve(ctx.lookup(&engine), &session)?;
-    let out = engine.rewind_conversation(&session, Options { to })?;
+    let mut out = engine.rewind_conversation(&session, Options { to })?;
+    rewind_host::agent_copy::settle(&mut out.agent_resume);
     let text = describe(&ctx.style, &session, &out);
     Ok(Report::new(&out, text))
 }
 
 /// The human form of a conversation rewind, shared with the picker.
 pub(super) fn describe(style: &Style, session: &SessionId, out: &Outcome) -> String {
+    let resume = super::agent_resume::describe(style, out.agent_resume.as_deref());
     format!(
         "conversation rewound to before {} (generation {}); {} kept, {} off the branch; files \
-         untouched (rewind them with {})",
+         untouched (rewind them with {}){resume}",
         style.id(out.target_message_id.as_str()),
         out.generation,
         count(out.kept_message_count, "message"),

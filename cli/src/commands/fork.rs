@@ -3,6 +3,7 @@
 
 use super::refs::{Ref, resolve_opt};
 use super::{CliError, Context, Report, SessionArg, Verb};
+use crate::style::Style;
 use rewind_core::fork::{Options, Outcome, WorkspaceMode};
 use std::fmt::Write as _;
 
@@ -40,7 +41,7 @@ pub(super) struct Args {
 }
 
 /// The human form, shared with `side-chat`.
-pub(super) fn describe(out: &Outcome, what: &str) -> String {
+pub(super) fn describe(style: &Style, out: &Outcome, what: &str) -> String {
     let mut t = format!(
         "{what} {}: {} and {} copied{}",
         out.child_id,
@@ -60,6 +61,10 @@ pub(super) fn describe(out: &Outcome, what: &str) -> String {
             crate::style::visible(f.path.as_str())
         );
     }
+    t.push_str(&super::agent_resume::describe(
+        style,
+        out.agent_resume.as_deref(),
+    ));
     t
 }
 
@@ -88,7 +93,8 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
             ModeArg::Restore => WorkspaceMode::Restore,
         },
     };
-    let out = engine.fork(&session, opts)?;
-    let text = describe(&out, "forked into");
+    let mut out = engine.fork(&session, opts)?;
+    rewind_host::agent_copy::settle(&mut out.agent_resume);
+    let text = describe(&ctx.style, &out, "forked into");
     Ok(Report::new(&out, text))
 }

@@ -2,6 +2,7 @@
 //! returns a [`Report`] (one JSON document for `--json`, short text for people). `rewind hook`
 //! and `rewind serve` are dispatched from here to their own modules beside this one.
 
+mod agent_resume;
 mod apply;
 mod both;
 mod checkpoints;

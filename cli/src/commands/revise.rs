@@ -99,7 +99,8 @@ fn describe(style: &Style, what: &str, out: &Outcome) -> String {
                 .as_ref()
                 .map(|op| format!("; operation {}", style.id(op.as_str())))
                 .unwrap_or_default();
-            format!("{what}: conversation rewound to before the latest turn{undo}{turn}")
+            let resume = super::agent_resume::describe(style, out.agent_resume.as_deref());
+            format!("{what}: conversation rewound to before the latest turn{undo}{turn}{resume}")
         }
         Disposition::Blocked => {
             let files = out
@@ -134,7 +135,8 @@ pub(super) fn run_edit(ctx: &Context, a: EditArgs) -> Result<Report, CliError> {
             FilesArg::Rewind => WorkspaceMode::Rewind,
         },
     };
-    let out = engine.edit_last_prompt(&session, opts)?;
+    let mut out = engine.edit_last_prompt(&session, opts)?;
+    rewind_host::agent_copy::settle(&mut out.agent_resume);
     let what = format!("edited prompt {}", short_id(message_id.as_str()));
     let text = describe(&ctx.style, &what, &out);
     let refused = out.disposition == Disposition::Blocked;
@@ -149,12 +151,13 @@ pub(super) fn run_retry(ctx: &Context, a: RetryArgs) -> Result<Report, CliError>
         Some(m) => m.resolve(ctx.lookup(&engine), &session)?,
         None => latest_reply(&engine, &session)?,
     };
-    let out = engine.retry_last_reply(
+    let mut out = engine.retry_last_reply(
         &session,
         RetryOptions {
             message_id: message_id.clone(),
         },
     )?;
+    rewind_host::agent_copy::settle(&mut out.agent_resume);
     let what = format!("retrying reply {}", short_id(message_id.as_str()));
     let text = describe(&ctx.style, &what, &out);
     let refused = out.disposition == Disposition::Blocked;

@@ -23,7 +23,8 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     };
     let mut engine = ctx.engine(Verb::SideChat)?;
     let session = ctx.session(&engine, &a.session)?;
-    let out = engine.side_chat(&session, opts)?;
-    let text = super::fork::describe(&out, "side chat");
+    let mut out = engine.side_chat(&session, opts)?;
+    rewind_host::agent_copy::settle(&mut out.agent_resume);
+    let text = super::fork::describe(&ctx.style, &out, "side chat");
     Ok(Report::new(&out, text))
 }

@@ -310,9 +310,11 @@ fn record(
     match ev {
         Event::Ignored(_) | Event::Unreadable(_) | Event::Start => {}
         Event::Prompt(prompt) => {
+            // Where the agent's history stands, for a later rewind to resume it here.
+            let point = super::point::point(place, p, &prompt);
             let opts = PromptOptions {
                 text: prompt,
-                payload: None,
+                payload: point.map(|point| point.payload()),
             };
             let turn = e.record_prompt(s, opts).map_err(say)?.turn_id;
             // What changed since the last turn is the person's (or running background work's):

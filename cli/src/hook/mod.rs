@@ -21,6 +21,7 @@ mod log;
 mod made_dirs;
 mod payload;
 mod pending;
+mod point;
 mod root;
 mod synthetic;
 mod tools;

@@ -6,6 +6,7 @@ use super::build::{Source, Tail, build};
 use super::bundle::{Bundle, validate};
 use super::select::{select, side_chat_history};
 use super::{Error, Options, Outcome, SideChatOptions, WorkspaceMode};
+use crate::agent_resume;
 use crate::batch::{Batch, Precondition, Write};
 use crate::ctx::Ports;
 use crate::error::HostErrorKind;
@@ -191,6 +192,7 @@ pub fn fork(p: &mut Ports<'_>, parent: &SessionId, opts: Options) -> Result<Outc
         .map_or(0, |(_, preview)| preview.safe_files.len());
     let tail = fork_tail(parent, &log.session.title, opts.workspace_mode, restoring);
     let copied = sel.history.len();
+    let through = sel.history.iter().map(|m| m.seq).max().unwrap_or(0);
     let src = Source {
         parent: &log.session,
         messages: sel.history,
@@ -215,6 +217,12 @@ pub fn fork(p: &mut Ports<'_>, parent: &SessionId, opts: Options) -> Result<Outc
         command_id: command.clone(),
         operation_id: None,
         replayed: false,
+        agent_resume: agent_resume::through(
+            &log.session,
+            &log.messages,
+            through,
+            bundle.child.id.as_str(),
+        ),
     };
     match plan {
         Some((plan, preview)) if !preview.safe_files.is_empty() => {
@@ -243,6 +251,7 @@ pub fn side_chat(
     let log = SessionLog::load(p.store, parent)?;
     let history = side_chat_history(&log);
     let copied = history.len();
+    let through = history.iter().map(|m| m.seq).max().unwrap_or(0);
     let tail = vec![Tail {
         role: Role::User,
         kind: MessageKind::Reminder,
@@ -269,6 +278,12 @@ pub fn side_chat(
         command_id: command.clone(),
         operation_id: Some(op.id.clone()),
         replayed: false,
+        agent_resume: agent_resume::through(
+            &log.session,
+            &log.messages,
+            through,
+            bundle.child.id.as_str(),
+        ),
     };
     let batch = rows(&bundle, parent, &command, &outcome, Some(&op));
     commit(p, batch, parent, &command, outcome)

@@ -113,6 +113,10 @@ pub struct Outcome {
     /// True when this call found the command already done and wrote nothing.
     #[serde(default)]
     pub replayed: bool,
+    /// How to resume the agent's own conversation at the same point, for a session an agent's
+    /// hooks recorded ([`crate::agent_resume`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_resume: Option<Box<crate::agent_resume::AgentResume>>,
 }
 
 /// Failures of fork and side chat. Nothing is written in any of them.

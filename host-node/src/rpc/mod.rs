@@ -13,6 +13,7 @@ mod tests;
 pub use access::{access, verb};
 pub use args::{bytes, bytes_json};
 
+use crate::agent_copy::Settle;
 use args::Args;
 use rewind_core::ports::{StoreWrite, Workspace};
 use rewind_core::record::FileEdit;
@@ -218,11 +219,11 @@ pub fn call<S: StoreWrite, W: Workspace>(
         }
         "rewindConversation" => {
             let s = a.session()?;
-            out(e.rewind_conversation(&s, a.options()?))
+            out(e.rewind_conversation(&s, a.options()?).map(Settle::settled))
         }
         "rewind" => {
             let s = a.session()?;
-            out(e.rewind(&s, a.options()?))
+            out(e.rewind(&s, a.options()?).map(Settle::settled))
         }
         "undo" => {
             let s = a.session()?;
@@ -230,19 +231,19 @@ pub fn call<S: StoreWrite, W: Workspace>(
         }
         "editLastPrompt" => {
             let s = a.session()?;
-            out(e.edit_last_prompt(&s, a.options()?))
+            out(e.edit_last_prompt(&s, a.options()?).map(Settle::settled))
         }
         "retryLastReply" => {
             let s = a.session()?;
-            out(e.retry_last_reply(&s, a.options()?))
+            out(e.retry_last_reply(&s, a.options()?).map(Settle::settled))
         }
         "fork" => {
             let s = a.session()?;
-            out(e.fork(&s, a.options()?))
+            out(e.fork(&s, a.options()?).map(Settle::settled))
         }
         "sideChat" => {
             let s = a.session()?;
-            out(e.side_chat(&s, a.options()?))
+            out(e.side_chat(&s, a.options()?).map(Settle::settled))
         }
         "resume" => out(e.resume(&a.session()?)),
         "recover" => {

@@ -3,9 +3,10 @@
 //! `.d.ts` has no `any`. Field names are the core types' serde forms (camelCase), the same as
 //! the CLI's `--json` and the JSON scenarios.
 //!
-//! Three sections, one per file: the hosts and shared names (here), the inputs (`inputs`) and
-//! the outputs (`outputs`).
+//! Four sections, one per file: the hosts and shared names (here), the inputs (`inputs`), the
+//! outputs (`outputs`) and how an agent resumes at a rewound point (`agent`).
 
+mod agent;
 mod inputs;
 mod outputs;
 

@@ -208,12 +208,14 @@ export interface ConversationRewindOutcome {
   keptMessageCount: number;
   removedTurnIds: string[];
   evaluation: Evaluation;
+  agentResume?: AgentResume;
 }
 export interface BothRewindOutcome extends ApplyOutcome {
   rewound: boolean;
   targetMessageId: string;
   generation: number | null;
   evaluation: Evaluation;
+  agentResume?: AgentResume;
 }
 /** By scope: conversation → ConversationRewindOutcome, workspace → ApplyOutcome, both → BothRewindOutcome. */
 export type RewindOutcome = ConversationRewindOutcome | ApplyOutcome | BothRewindOutcome;
@@ -225,6 +227,7 @@ export interface EditPromptOutcome {
   text: string;
   operationId: string | null;
   preview: Preview | null;
+  agentResume?: AgentResume;
 }
 export interface ForkOutcome {
   childId: string;
@@ -236,6 +239,7 @@ export interface ForkOutcome {
   operationId: string | null;
   /** The command id had run before: this is that first result, nothing was written. */
   replayed: boolean;
+  agentResume?: AgentResume;
 }
 /** A path a snapshot saw but does not store. */
 export interface UntrackedFile {

@@ -214,7 +214,8 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
         policy,
         paths: Vec::new(),
     };
-    let out = engine.rewind(&session_id, opts)?;
+    let mut out = engine.rewind(&session_id, opts)?;
+    rewind_host::agent_copy::settle_rewind(&mut out);
     let (text, refused) = outcome_text(ctx, &session_id, &out);
     Ok(Report::new(&out, text).refused(refused))
 }
