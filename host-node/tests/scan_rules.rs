@@ -296,7 +296,7 @@ fn a_bang_pattern_reaches_into_an_ignored_directory_and_a_linked_worktree_exclud
         ".git",
         format!("gitdir: {}\n", gitdir.display()).as_bytes(),
     );
-    put(root, "secret.txt", &vec![b's'; 100]);
+    put(root, "secret.txt", &[b's'; 100]);
     put(root, "src/main.rs", b"fn main() {}\n");
     // The `.git` *file* is a file like any other (only `.git` directories are never entered).
     let (off, _) = listed(root, None);

@@ -57,7 +57,7 @@ impl Found {
 /// One directory's matchers, on top of its parent's (`None` when no directory above had any).
 #[derive(Debug)]
 pub(crate) struct Layer {
-    parent: Option<Arc<Layer>>,
+    parent: Option<Arc<Self>>,
     /// `.rewindignore`.
     pub(crate) custom: Option<Gitignore>,
     /// `.gitignore`.

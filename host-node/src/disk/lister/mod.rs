@@ -35,7 +35,7 @@ pub(super) struct Walked {
 }
 
 impl Walked {
-    fn append(&mut self, mut other: Walked) {
+    fn append(&mut self, mut other: Self) {
         self.entries.append(&mut other.entries);
         self.unlisted.append(&mut other.unlisted);
         self.rules.append(&mut other.rules);
@@ -256,7 +256,7 @@ impl Lister<'_> {
     fn refused(&self, item: &DirEntry) -> bool {
         !self.protected.is_empty() && {
             let abs = item.path();
-            self.protected.iter().any(|p| *p == abs)
+            self.protected.contains(&abs)
         }
     }
 }
