@@ -253,6 +253,9 @@ shows **NO** in the `met?` column and is listed under \"Targets missed\". The ta
   and under 400 ms at 100,000; capturing a command that changes 3 files (snapshot + command +
   snapshot, minus the bare command) at least 10× cheaper than shadow git's `add -A` + `commit`
   after it; the bytes each stores after 20 such commands reported.
+- Tracking small ignored files (`.env`, local config) in shell snapshots, on by default: an
+  unchanged snapshot with the rule on within 10 % of the stat-only one (rule off) at 10,000
+  and 100,000 files, the two measured side by side in one run.
 
 ## Method
 

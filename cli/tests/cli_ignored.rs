@@ -158,3 +158,37 @@ fn the_off_switch_and_the_cap_are_config_keys() {
         "{err}"
     );
 }
+
+#[test]
+fn ignored_files_by_nested_rules_and_the_exclude_file_are_brought_back() {
+    let b = Bench::new();
+    b.write(".gitignore", b"target/\n");
+    b.write("config/.gitignore", b"*.pem\n!public.pem\n");
+    b.write(
+        "config/server.pem",
+        b"-----BEGIN PRIVATE KEY-----\nsecret\n",
+    );
+    b.write("config/public.pem", b"-----BEGIN PUBLIC KEY-----\n");
+    b.write(".git/info/exclude", b"local.toml\n");
+    b.write("local.toml", b"token = \"t0\"\n");
+    b.write("target/debug/app", b"old build\n");
+    let key = b.read("config/server.pem").expect("key");
+    let (session, t, p) = turn(&b);
+    let out = exec(
+        &b,
+        &session,
+        &t,
+        "rm config/server.pem local.toml target/debug/app",
+    );
+    let [created, modified, deleted] = changed(&out);
+    assert!(created.is_empty() && modified.is_empty(), "{out}");
+    assert_eq!(deleted, ["config/server.pem", "local.toml"], "{out}");
+    b.ok(&["apply", &session, "--since", &p]);
+    assert_eq!(b.read("config/server.pem"), Some(key));
+    assert_eq!(
+        b.read("local.toml").as_deref(),
+        Some(&b"token = \"t0\"\n"[..])
+    );
+    // Inside an ignored directory: not the rewind's.
+    assert_eq!(b.read("target/debug/app"), None);
+}

@@ -29,6 +29,7 @@
 mod atomic;
 mod entry;
 mod identity;
+mod lister;
 mod mode;
 mod nodes;
 mod precious;
@@ -66,8 +67,7 @@ pub struct DiskWorkspace {
     allow_git: bool,
     /// The size cap of the ignored files a snapshot tracks; `None`: it tracks none.
     ignored_file_max: Option<u64>,
-    /// Directories whose entries changed since the last [`Workspace::sync`]: a 50-file apply
-    /// syncs each once, not once per file.
+    /// Directories changed since the last [`Workspace::sync`] (a 50-file apply syncs each once).
     unsynced: BTreeSet<PathBuf>,
 }
 

@@ -5,89 +5,33 @@
 //! pattern excludes, a `!pattern` includes whatever its size, and a `!` pattern that names a
 //! directory (`!target/keep.txt`) reaches into an ignored one.
 //!
-//! Cost: the walker's threads list each directory they enter once more, counting its regular
-//! files by the types the directory itself reports (no stat, no name kept); only a directory
-//! holding more regular files than the walk listed is listed again by name, and only its
-//! unlisted files are stat'ed.
+//! The walk (`lister`) lists the small ignored files of the directories it enters in the same
+//! pass as the rest; what is left here is the reach of `!` patterns into ignored directories,
+//! walked only when a `.rewindignore` has such a pattern.
 
 use super::DiskWorkspace;
 use super::entry::{IGNORE_FILE, entry_of, skipped_dir};
+use super::lister::Walked;
 use ignore::Match;
-use ignore::gitignore::{Gitignore, GitignoreBuilder};
-use rewind_core::ports::{EntryKind, ScanEntry};
-use std::collections::{BTreeMap, HashMap, HashSet};
-use std::ffi::OsString;
+use ignore::gitignore::Gitignore;
+use rewind_core::ports::ScanEntry;
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// The size cap of an ignored file tracked by default (1 MiB).
 pub const IGNORED_FILE_MAX_BYTES: u64 = 1 << 20;
 
-/// What one walked directory holds, as its own listing says.
-#[derive(Debug, Default)]
-pub(super) struct DirFiles {
-    /// The directory, relative to the root (empty: the root).
-    pub(super) rel: PathBuf,
-    /// How many regular files it holds.
-    pub(super) files: usize,
-    /// Whether it holds a `.rewindignore`.
-    pub(super) has_rules: bool,
-}
-
-/// Count the regular files of `abs` (the directory `rel`), by the entry types the directory
-/// itself reports (no stat, no name kept). Unreadable: nothing (the walk reports it).
-pub(super) fn dir_files(abs: &Path, rel: &Path) -> DirFiles {
-    let mut out = DirFiles {
-        rel: rel.to_path_buf(),
-        ..DirFiles::default()
-    };
-    let Ok(read) = std::fs::read_dir(abs) else {
-        return out;
-    };
-    for item in read.flatten() {
-        if item.file_type().is_ok_and(|t| t.is_file()) {
-            out.has_rules |= item.file_name() == IGNORE_FILE;
-            out.files += 1;
-        }
-    }
-    out
-}
-
-/// The regular files' names of `abs`.
-fn file_names(abs: &Path) -> Vec<OsString> {
-    let Ok(read) = std::fs::read_dir(abs) else {
-        return Vec::new();
-    };
-    read.flatten()
-        .filter(|i| i.file_type().is_ok_and(|t| t.is_file()))
-        .map(|i| i.file_name())
-        .collect()
-}
-
-/// The `.rewindignore` matchers, by directory.
+/// The `.rewindignore` matchers of the walked directories, by directory (each rooted at its
+/// relative path, as the walk built it).
 struct Rules(BTreeMap<PathBuf, Gitignore>);
 
 impl Rules {
-    fn load(root: &Path, dirs: &[DirFiles]) -> Self {
-        let mut by_dir = BTreeMap::new();
-        for d in dirs.iter().filter(|d| d.has_rules) {
-            let dir = root.join(&d.rel);
-            let mut b = GitignoreBuilder::new(&dir);
-            // A malformed line is skipped, as the walker itself skips it.
-            let _ = b.add(dir.join(IGNORE_FILE));
-            if let Ok(gi) = b.build() {
-                by_dir.insert(d.rel.clone(), gi);
-            }
-        }
-        Self(by_dir)
-    }
-
     /// The deepest `.rewindignore` that has a say about the file `rel`, as gitignore decides.
-    fn verdict(&self, root: &Path, rel: &Path) -> Match<()> {
-        let abs = root.join(rel);
+    fn verdict(&self, rel: &Path) -> Match<()> {
         let mut dir = rel.parent();
         while let Some(d) = dir {
             if let Some(gi) = self.0.get(d) {
-                match gi.matched(&abs, false) {
+                match gi.matched(rel, false) {
                     Match::None => {}
                     Match::Ignore(_) => return Match::Ignore(()),
                     Match::Whitelist(_) => return Match::Whitelist(()),
@@ -99,10 +43,10 @@ impl Rules {
     }
 
     /// Directories a `!` pattern names that the walk did not enter (they are ignored).
-    fn reincluded_dirs(&self, walked: &HashSet<&Path>) -> Vec<PathBuf> {
+    fn reincluded_dirs(&self, root: &Path, walked: &HashSet<&Path>) -> Vec<PathBuf> {
         let mut out = Vec::new();
-        for (dir, gi) in &self.0 {
-            let Ok(text) = std::fs::read_to_string(gi.path().join(IGNORE_FILE)) else {
+        for dir in self.0.keys() {
+            let Ok(text) = std::fs::read_to_string(root.join(dir).join(IGNORE_FILE)) else {
                 continue;
             };
             for line in text.lines() {
@@ -129,60 +73,36 @@ impl Rules {
 }
 
 impl DiskWorkspace {
-    /// Add to `entries` (the walk's files) the ignored files a snapshot tracks, given what each
-    /// walked directory holds.
-    pub(super) fn add_ignored_files(&self, entries: &mut Vec<ScanEntry>, dirs: &[DirFiles]) {
-        let rules = Rules::load(&self.root, dirs);
-        let mut listed: HashMap<&str, usize> = HashMap::new();
-        for e in entries.iter().filter(|e| e.kind == EntryKind::File) {
-            let parent = e.path.as_str().rsplit_once('/').map_or("", |(p, _)| p);
-            *listed.entry(parent).or_default() += 1;
+    /// Add to what the walk found the files under ignored directories that a `.rewindignore`
+    /// `!` pattern re-includes (the walk listed the small ignored files of walked directories
+    /// itself).
+    pub(super) fn add_reincluded_files(&self, found: &mut Walked) {
+        let rules = Rules(
+            std::mem::take(&mut found.rules)
+                .into_iter()
+                .map(|(dir, gi)| (PathBuf::from(dir), gi))
+                .collect(),
+        );
+        if rules.0.is_empty() {
+            return;
         }
-        // Only a directory holding more files than the walk listed has ignored ones: those are
-        // listed again, by name.
-        let short: Vec<&DirFiles> = dirs
-            .iter()
-            .filter(|d| {
-                let key = d.rel.to_str().unwrap_or_default();
-                listed.get(key).copied().unwrap_or(0) < d.files
-            })
-            .collect();
-        let names: HashSet<&str> = match short.is_empty() && rules.0.is_empty() {
-            true => HashSet::new(),
-            false => entries.iter().map(|e| e.path.as_str()).collect(),
-        };
-        let mut found = Vec::new();
-        for d in short {
-            for name in file_names(&self.root.join(&d.rel)) {
-                let rel = d.rel.join(name);
-                if rel.to_str().is_some_and(|r| names.contains(r)) {
-                    continue;
-                }
-                let verdict = rules.verdict(&self.root, &rel);
-                if let Some(e) = self.ignored_entry(&rel, &verdict) {
-                    found.push(e);
-                }
-            }
+        let walked: HashSet<&Path> = found.walked.iter().map(Path::new).collect();
+        let dirs = rules.reincluded_dirs(&self.root, &walked);
+        if dirs.is_empty() {
+            return;
         }
-        let walked: HashSet<&Path> = dirs.iter().map(|d| d.rel.as_path()).collect();
-        for dir in rules.reincluded_dirs(&walked) {
-            self.add_reincluded(&rules, &dir, &names, &mut found);
+        let names: HashSet<&str> = found.entries.iter().map(|e| e.path.as_str()).collect();
+        let mut more = Vec::new();
+        for dir in dirs {
+            self.add_reincluded(&rules, &dir, &names, &mut more);
         }
-        entries.extend(found);
+        found.entries.extend(more);
     }
 
-    /// The entry of the ignored file `rel`, when a snapshot tracks it.
-    fn ignored_entry(&self, rel: &Path, verdict: &Match<()>) -> Option<ScanEntry> {
-        let cap = match verdict {
-            Match::Ignore(_) => return None,
-            Match::Whitelist(_) => u64::MAX,
-            Match::None => self.ignored_file_max?,
-        };
+    /// The entry of the re-included file `rel` (any size), when it is a regular file.
+    fn reincluded_entry(&self, rel: &Path) -> Option<ScanEntry> {
         let meta = std::fs::symlink_metadata(self.root.join(rel)).ok()?;
-        if !meta.is_file() || meta.len() > cap {
-            return None;
-        }
-        entry_of(rel, &meta)
+        meta.is_file().then(|| entry_of(rel, &meta)).flatten()
     }
 
     /// The files under the ignored directory `dir` that a `!` pattern re-includes.
@@ -214,8 +134,8 @@ impl DiskWorkspace {
             if seen || rel.to_str().is_some_and(|r| names.contains(r)) {
                 continue;
             }
-            if let Match::Whitelist(_) = rules.verdict(&self.root, rel)
-                && let Some(e) = self.ignored_entry(rel, &Match::Whitelist(()))
+            if let Match::Whitelist(_) = rules.verdict(rel)
+                && let Some(e) = self.reincluded_entry(rel)
             {
                 found.push(e);
             }
