@@ -6,13 +6,24 @@
 //! before it), Gemini CLI 0.61 an `id`. Read bounded, like every hook read: only a regular
 //! file, only its tail; what cannot be known is no point (and a note), never a guess.
 
-use super::event::Payload;
+use super::event::{Agent, Payload};
+use super::payload::Host;
 use super::root::Place;
 use rewind_core::agent_resume::AgentPoint;
 use rewind_host::disk::{Bounded, read_tail};
 
 /// The point to keep with the prompt `prompt`, or none (noted) when the transcript cannot say.
 pub(super) fn point(place: &Place, p: &Payload, prompt: &str) -> Option<AgentPoint> {
+    // Only the three agents whose resume rewind knows keep transcripts it can read; another
+    // host running the same install (VS Code, `cn`, Cursor) or another agent has no point to
+    // keep, and that is no problem to report.
+    let resumable = matches!(
+        place.agent,
+        Agent::ClaudeCode | Agent::QwenCode | Agent::GeminiCli
+    );
+    if !resumable || p.host.is_some_and(|h| h != Host::Installed) {
+        return None;
+    }
     let session_id = p.session_id.clone()?;
     let Some(path) = p.transcript_path.as_ref() else {
         place.note(
