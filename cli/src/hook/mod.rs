@@ -22,6 +22,7 @@ mod made_dirs;
 mod payload;
 mod pending;
 mod root;
+mod seen;
 mod synthetic;
 mod tools;
 mod transcript;
@@ -30,6 +31,8 @@ mod unclosed;
 pub use event::Agent;
 /// Where the events rewind ignored are counted (see `ignored`).
 pub use ignored::file as ignored_file;
+/// When each event last arrived (see `seen`).
+pub use seen::{Seen, read as read_seen};
 
 use std::path::{Path, PathBuf};
 
@@ -108,7 +111,10 @@ fn handle(
         .clone()
         .or_else(|| p.hook_event_name.clone())
         .unwrap_or_default();
+    // Counted once the event is handled, so the first one, which makes the store, counts too.
+    let host = p.host.map_or("?", payload::Host::as_str);
     if !admit(&db, agent, &name, &mut p, &ev) {
+        seen::note(&db, agent, host, &name);
         return;
     }
     let session = p.session_id.clone().unwrap_or_default();
@@ -154,6 +160,7 @@ fn handle(
             log::line(&place.db, agent, &name, &session, &lost);
         }
     }
+    seen::note(&place.db, agent, host, &name);
 }
 
 /// Whether the event is one to record: not ignored, readable, and with a session (a
