@@ -280,9 +280,8 @@ fn ignored_events_are_counted_and_lost_captures_shown() {
         .expect("clock")
         .as_millis();
     let log = format!(
-        "{} claude-code PostToolUse session s-doctor: cannot read x: not recorded\n\
-         1000 claude-code Stop session old: long ago\n",
-        now
+        "{now} claude-code PostToolUse session s-doctor: cannot read x: not recorded\n\
+         1000 claude-code Stop session old: long ago\n"
     );
     std::fs::write(d.b.path(".rewind/hook.log"), log).expect("log");
     let (code, doc) = d.json(&["doctor"]);

@@ -37,7 +37,7 @@ pub(super) fn arrivals(
             count: s.count,
         })
         .collect();
-    out.sort_by(|a, b| b.last_ms.cmp(&a.last_ms));
+    out.sort_by_key(|a| std::cmp::Reverse(a.last_ms));
     out
 }
 
