@@ -384,3 +384,59 @@ fn doctor_on_a_read_only_store_writes_nothing() {
     );
     assert_eq!(tree(d.home.path()), home_before, "HOME is as it was");
 }
+
+#[test]
+fn codex_hooks_and_projects_it_has_not_trusted_are_problems() {
+    let d = Doctor::new();
+    d.init("codex");
+    let (code, doc) = d.json(&["doctor"]);
+    assert_eq!(code, 1, "{doc}");
+    let problems = agent(&doc, "codex")["problems"]
+        .as_array()
+        .expect("problems")
+        .clone();
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    assert!(
+        problems[0]["what"]
+            .as_str()
+            .expect("what")
+            .contains("not trusted rewind's hooks")
+    );
+    assert!(problems[0]["fix"].as_str().expect("fix").contains("/hooks"));
+    assert!(
+        problems[1]["what"]
+            .as_str()
+            .expect("what")
+            .contains("does not trust the project")
+    );
+
+    // What Codex writes once the person trusted both (the keys of its `hook_trust_status`).
+    let ws = std::path::absolute(d.b.ws()).expect("absolute");
+    let hooks = ws.join(".codex/hooks.json");
+    let mut config = format!(
+        "[projects.{:?}]\ntrust_level = \"trusted\"\n",
+        ws.display().to_string()
+    );
+    for event in [
+        "session_start",
+        "user_prompt_submit",
+        "pre_tool_use",
+        "post_tool_use",
+        "stop",
+    ] {
+        let key = format!("{}:{event}:0:0", hooks.display());
+        config.push_str(&format!(
+            "\n[hooks.state.{key:?}]\ntrusted_hash = \"sha256:00\"\n"
+        ));
+    }
+    let codex = d.home.path().join(".codex");
+    std::fs::create_dir_all(&codex).expect("mkdir");
+    std::fs::write(codex.join("config.toml"), config).expect("config");
+    let (code, doc) = d.json(&["doctor"]);
+    assert_eq!(code, 0, "{doc}");
+    let note = agent(&doc, "codex")["notes"][0]
+        .as_str()
+        .expect("a note")
+        .to_owned();
+    assert!(note.contains("cannot be read from files"), "{note}");
+}

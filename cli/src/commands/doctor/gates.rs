@@ -113,12 +113,12 @@ pub(super) fn check(
     }
     match agent {
         Agent::GeminiCli => gemini(ctx, user, &roots, report),
-        Agent::Codex => report.notes.push(
-            "Codex runs a hook only once you have trusted it in /hooks (again after it \
-             changes), and rewind cannot read that trust from files: if no Codex event has \
-             arrived, start Codex, open /hooks and trust rewind's"
-                .to_owned(),
-        ),
+        Agent::Codex => {
+            let ws = std::path::absolute(&ctx.workspace).unwrap_or_else(|_| ctx.workspace.clone());
+            if let Some(hooks) = report.path.clone() {
+                super::codex::check(&hooks, (!user).then_some(ws.as_path()), report);
+            }
+        }
         Agent::Cursor => report.notes.push(
             "whether Cursor's third-party hooks setting is on cannot be read from files; with \
              it on, Cursor also runs .claude/settings.json's hooks (keep one install, not both)"

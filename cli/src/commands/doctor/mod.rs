@@ -4,6 +4,7 @@
 //! be captured lately. Each problem comes with its fix; exit 1 when one needs the person. It
 //! reads init's own plans (as `--dry-run` does) and the hook's files; it writes nothing.
 
+mod codex;
 mod events;
 mod gates;
 mod render;
