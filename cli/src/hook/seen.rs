@@ -83,3 +83,30 @@ pub(super) fn note(db: &Path, agent: &str, host: &str, event: &str) {
         let _ = std::fs::rename(&tmp, &path);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arrivals_are_counted_and_the_ledger_stays_bounded() {
+        let dir = tempfile::tempdir().expect("dir");
+        let db = dir.path().join("rewind.db");
+        note(&db, "claude-code", "installed", "Stop");
+        assert!(read(&db).is_empty(), "no store, no ledger");
+        std::fs::write(&db, b"").expect("db");
+        note(&db, "claude-code", "installed", "Stop");
+        note(&db, "claude-code", "installed", "Stop");
+        note(&db, "claude-code", "vscode", "Stop");
+        let ledger = read(&db);
+        let key = |host: &str| ("claude-code".to_owned(), host.to_owned(), "Stop".to_owned());
+        assert_eq!(ledger[&key("installed")].count, 2);
+        assert_eq!(ledger[&key("vscode")].count, 1);
+        for i in 0..KEEP + 10 {
+            note(&db, "cursor", "cursor", &format!("event{i}"));
+        }
+        assert_eq!(read(&db).len(), KEEP);
+        note(&db, "cursor", "cursor", &"x".repeat(500));
+        assert!(read(&db).keys().all(|(_, _, e)| e.chars().count() <= 64));
+    }
+}

@@ -219,3 +219,28 @@ fn folder_trust(rules: Option<&Value>, dir: &Path) -> Option<bool> {
     }
     best.map(|(_, t)| t)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_nearest_rule_of_gemini_trusted_folders_decides() {
+        let rules = json!({
+            "/home/me": "TRUST_FOLDER",
+            "/home/me/secret": "DO_NOT_TRUST",
+            "/work/repo/.git": "TRUST_PARENT",
+        });
+        let trust = |d: &str| folder_trust(Some(&rules), Path::new(d));
+        assert_eq!(trust("/home/me/proj"), Some(true));
+        assert_eq!(trust("/home/me/secret"), Some(false));
+        assert_eq!(
+            trust("/work/repo/src"),
+            Some(true),
+            "TRUST_PARENT trusts the parent"
+        );
+        assert_eq!(trust("/elsewhere"), None);
+        assert_eq!(folder_trust(None, Path::new("/home/me")), None);
+    }
+}
