@@ -440,3 +440,58 @@ fn codex_hooks_and_projects_it_has_not_trusted_are_problems() {
         .to_owned();
     assert!(note.contains("cannot be read from files"), "{note}");
 }
+
+#[test]
+fn a_cline_hook_that_is_not_executable_is_a_problem() {
+    use std::os::unix::fs::PermissionsExt;
+    let d = Doctor::new();
+    d.init("cline");
+    assert_eq!(d.json(&["doctor"]).0, 0);
+    let dir = d.b.path(".clinerules/hooks");
+    let script = std::fs::read_dir(&dir)
+        .expect("hooks")
+        .flatten()
+        .next()
+        .expect("a script");
+    std::fs::set_permissions(script.path(), std::fs::Permissions::from_mode(0o644)).expect("chmod");
+    let (code, doc) = d.json(&["doctor"]);
+    assert_eq!(code, 1, "{doc}");
+    let problem = &agent(&doc, "cline")["problems"][0];
+    assert!(
+        problem["what"]
+            .as_str()
+            .expect("what")
+            .contains("not executable"),
+        "{doc}"
+    );
+    assert!(
+        problem["fix"]
+            .as_str()
+            .expect("fix")
+            .starts_with("chmod +x")
+    );
+}
+
+#[test]
+fn two_installs_that_both_run_are_told_and_user_needs_home() {
+    let d = Doctor::new();
+    d.init("claude-code");
+    d.init("continue");
+    let (code, doc) = d.json(&["doctor"]);
+    assert_eq!(code, 0, "{doc}");
+    let note = agent(&doc, "continue")["notes"][0]
+        .as_str()
+        .expect("a note")
+        .to_owned();
+    assert!(note.contains("runs twice"), "{note}");
+
+    let out = d
+        .command()
+        .args(["--json", "doctor", "--user"])
+        .env_remove("HOME")
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let err: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert!(err.to_string().contains("HOME is not set"), "{err}");
+}

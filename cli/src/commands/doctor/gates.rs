@@ -112,6 +112,20 @@ pub(super) fn check(
         }
     }
     match agent {
+        Agent::Cline => {
+            for (path, _) in texts
+                .iter()
+                .filter(|(p, _)| !runnable(&p.to_string_lossy()))
+            {
+                report.problems.push(Problem {
+                    what: format!(
+                        "{} is not executable, so Cline cannot run it",
+                        path.display()
+                    ),
+                    fix: format!("chmod +x '{}'", path.display()),
+                });
+            }
+        }
         Agent::GeminiCli => gemini(ctx, user, &roots, report),
         Agent::Codex => {
             let ws = std::path::absolute(&ctx.workspace).unwrap_or_else(|_| ctx.workspace.clone());

@@ -60,6 +60,13 @@ struct Outcome {
 }
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
+    if a.user && std::env::var_os("HOME").is_none_or(|h| h.is_empty()) {
+        return Err(CliError::new(
+            rewind_core::ErrorKind::InvalidInput,
+            "HOME is not set, so --user cannot find the agents' user settings; set HOME or \
+             leave out --user to check the workspace's",
+        ));
+    }
     let now = rewind_core::ports::Clock::now_ms(&rewind_host::native::SystemClock);
     let now = u64::try_from(now).unwrap_or(0);
     let seen = crate::hook::read_seen(&ctx.db);
@@ -71,6 +78,8 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
             report
         })
         .collect();
+    let mut agents = agents;
+    twice(&mut agents);
     let problems = agents.iter().map(|r| r.problems.len()).sum();
     let outcome = Outcome {
         scope: if a.user { "user" } else { "workspace" },
@@ -142,6 +151,30 @@ fn check(ctx: &Context, agent: Agent, user: bool) -> AgentReport {
     }
     gates::check(ctx, agent, user, &installed.texts, &mut report);
     report
+}
+
+/// Cursor (with its third-party toggle on) and `cn` also run `.claude/settings.json`'s hooks:
+/// with both installs, rewind runs twice for each event.
+fn twice(agents: &mut [AgentReport]) {
+    let claude = agents
+        .iter()
+        .any(|a| a.agent == "claude-code" && a.installed);
+    for a in agents.iter_mut().filter(|a| a.installed && claude) {
+        match a.agent {
+            "continue" => a.notes.push(
+                "cn also runs .claude/settings.json's hooks, where rewind's Claude Code hooks \
+                 are too: rewind runs twice for each event; keep one install (`rewind init \
+                 claude-code --remove` or `rewind init continue --remove`)"
+                    .to_owned(),
+            ),
+            "cursor" => a.notes.push(
+                "rewind's Claude Code hooks are installed too: if Cursor's third-party hooks \
+                 setting is on, rewind runs twice for each event; keep one install"
+                    .to_owned(),
+            ),
+            _ => {}
+        }
+    }
 }
 
 /// The `rewind init` command that installs `agent` where doctor looked.
