@@ -76,12 +76,13 @@ pub(super) fn runnable(program: &str) -> bool {
         return false;
     };
     #[cfg(unix)]
-    {
+    let may_run = {
         use std::os::unix::fs::PermissionsExt;
-        meta.is_file() && meta.permissions().mode() & 0o111 != 0
-    }
+        meta.permissions().mode() & 0o111 != 0
+    };
     #[cfg(not(unix))]
-    meta.is_file()
+    let may_run = true;
+    meta.is_file() && may_run
 }
 
 /// The agent's own gates, as far as files say.
