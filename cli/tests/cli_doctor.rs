@@ -495,3 +495,33 @@ fn two_installs_that_both_run_are_told_and_user_needs_home() {
     let err: Value = serde_json::from_slice(&out.stdout).expect("json");
     assert!(err.to_string().contains("HOME is not set"), "{err}");
 }
+
+#[test]
+fn a_bare_program_name_is_looked_up_on_path() {
+    let d = Doctor::new();
+    d.init("claude-code");
+    let settings = d.b.path(".claude/settings.json");
+    let text = std::fs::read_to_string(&settings).expect("settings");
+    let exe = env!("CARGO_BIN_EXE_rewind");
+    std::fs::write(&settings, text.replace(exe, "rewind")).expect("write");
+    let what = |path: &str| {
+        let out = d
+            .command()
+            .args(["--json", "doctor"])
+            .env("PATH", path)
+            .output()
+            .expect("run");
+        let doc: Value = serde_json::from_slice(&out.stdout).expect("json");
+        agent(&doc, "claude-code")["problems"][0]["what"]
+            .as_str()
+            .expect("what")
+            .to_owned()
+    };
+    let bin = Path::new(exe)
+        .parent()
+        .expect("bin dir")
+        .to_str()
+        .expect("utf-8");
+    assert!(what(bin).contains("not what `rewind init claude-code` writes now"));
+    assert!(what("/nowhere").contains("run rewind, which is not there"));
+}

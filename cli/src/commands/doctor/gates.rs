@@ -69,9 +69,17 @@ fn toml_strings(item: &toml_edit::Item, out: &mut Vec<String>) {
     }
 }
 
-/// Whether `program` is a file this user may run.
+/// Whether `program` is a file this user may run (a bare name: one on `PATH`, as the agent's
+/// shell finds it).
 pub(super) fn runnable(program: &str) -> bool {
-    let path = Path::new(program);
+    if !program.contains(['/', '\\']) {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        return std::env::split_paths(&path).any(|d| runnable_file(&d.join(program)));
+    }
+    runnable_file(Path::new(program))
+}
+
+fn runnable_file(path: &Path) -> bool {
     let Ok(meta) = std::fs::metadata(path) else {
         return false;
     };
