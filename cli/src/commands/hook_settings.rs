@@ -108,7 +108,7 @@ pub(super) fn is_ours(command: &str, agent: Agent) -> bool {
 }
 
 /// `command` without a trailing `--event NAME` or `--event=NAME`.
-fn without_event_option(command: &str) -> &str {
+pub(super) fn without_event_option(command: &str) -> &str {
     let name = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
     let Some((head, last)) = command.rsplit_once(' ') else {
         return command;
@@ -249,7 +249,7 @@ fn quote(s: &str) -> Option<String> {
 
 /// The text of `s` when it is exactly one shell word (quotes and backslashes resolved), else
 /// `None` (`cd x && rewind` is not a program).
-fn one_word(s: &str) -> Option<String> {
+pub(super) fn one_word(s: &str) -> Option<String> {
     let mut out = String::new();
     let mut chars = s.chars();
     while let Some(c) = chars.next() {

@@ -12,6 +12,7 @@ mod context;
 mod conversation;
 mod demo;
 mod diff;
+mod doctor;
 mod fork;
 mod gc;
 mod hook_settings;
@@ -88,6 +89,8 @@ pub struct Cli {
 enum Command {
     /// Install rewind's hooks in an agent's settings (or take them out with --remove).
     Init(init::Args),
+    /// Check every agent's rewind hooks: installed, current, runnable, let run; what arrived.
+    Doctor(doctor::Args),
     /// Build rewind sessions from an agent's own records of its sessions in this workspace.
     Import(import::Args),
     /// Create, list or pick the current session.
@@ -175,6 +178,7 @@ impl Command {
         matches!(
             self,
             Self::Init(_)
+                | Self::Doctor(_)
                 | Self::Import(_)
                 | Self::Completions(_)
                 | Self::Man
@@ -267,6 +271,7 @@ pub(crate) fn run(cli: Cli) -> Result<Report, CliError> {
     };
     match command {
         Command::Init(a) => init::run(&ctx, a),
+        Command::Doctor(a) => doctor::run(&ctx, a),
         Command::Import(a) => import::run(&ctx, a),
         Command::Session(a) => session::run(&ctx, a),
         Command::Prompt(a) => prompt::run(&ctx, a),

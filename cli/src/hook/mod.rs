@@ -23,6 +23,7 @@ mod payload;
 mod pending;
 mod point;
 mod root;
+mod seen;
 mod synthetic;
 mod tools;
 mod transcript;
@@ -31,6 +32,8 @@ mod unclosed;
 pub use event::Agent;
 /// Where the events rewind ignored are counted (see `ignored`).
 pub use ignored::file as ignored_file;
+/// When each event last arrived (see `seen`).
+pub use seen::{Seen, read as read_seen};
 
 use std::path::{Path, PathBuf};
 
@@ -109,7 +112,10 @@ fn handle(
         .clone()
         .or_else(|| p.hook_event_name.clone())
         .unwrap_or_default();
+    // Counted once the event is handled, so the first one, which makes the store, counts too.
+    let host = p.host.map_or("?", payload::Host::as_str);
     if !admit(&db, agent, &name, &mut p, &ev) {
+        seen::note(&db, agent, host, &name);
         return;
     }
     let session = p.session_id.clone().unwrap_or_default();
@@ -155,6 +161,7 @@ fn handle(
             log::line(&place.db, agent, &name, &session, &lost);
         }
     }
+    seen::note(&place.db, agent, host, &name);
 }
 
 /// Whether the event is one to record: not ignored, readable, and with a session (a

@@ -140,6 +140,42 @@ fn plan(ctx: &Context, a: &Args, exe: &str, command: &str) -> Result<Plan, CliEr
     })
 }
 
+/// What `rewind doctor` sees of one agent's install, from `init`'s own plans (writing nothing).
+pub(super) struct Installed {
+    /// The file rewind's hooks go in (Cline: the hooks directory).
+    pub(super) path: PathBuf,
+    /// Some of rewind's hooks are there (`--remove` would change something).
+    pub(super) present: bool,
+    /// They are exactly what `rewind init` would write now.
+    pub(super) current: bool,
+    /// Each file's text as it is (the files that exist).
+    pub(super) texts: Vec<(PathBuf, String)>,
+}
+
+pub(super) fn inspect(ctx: &Context, agent: Agent, user: bool) -> Result<Installed, CliError> {
+    let exe = executable()?;
+    let command = hook_command(&exe, agent)?;
+    let args = |remove| Args {
+        agent,
+        user,
+        dry_run: true,
+        remove,
+    };
+    let install = plan(ctx, &args(false), &exe, &command)?;
+    let removal = plan(ctx, &args(true), &exe, &command)?;
+    let present = removal.changes.iter().any(Change::changed);
+    Ok(Installed {
+        path: install.path,
+        present,
+        current: present && !install.changes.iter().any(Change::changed),
+        texts: install
+            .changes
+            .into_iter()
+            .filter_map(|c| Some((c.path, c.before?)))
+            .collect(),
+    })
+}
+
 /// Claude-style groups: install or remove, returning the events.
 fn groups(
     root: &mut serde_json::Map<String, serde_json::Value>,
