@@ -525,3 +525,54 @@ fn a_bare_program_name_is_looked_up_on_path() {
     assert!(what(bin).contains("not what `rewind init claude-code` writes now"));
     assert!(what("/nowhere").contains("run rewind, which is not there"));
 }
+
+/// `rewind status`: one line — no store yet (and none made), then the hook's session
+/// recording a turn, its last event, and doctor's problem count once the install breaks.
+#[test]
+fn status_says_in_one_line_what_records_the_last_event_and_doctors_count() {
+    let d = Doctor::new();
+    let (code, text) = d.text(&["status"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        text.trim_end(),
+        "no current session; no agent event yet; doctor: no problems"
+    );
+    assert!(!d.b.path(".rewind").exists(), "status made no store");
+
+    d.init("claude-code");
+    let mut p = json!({
+        "session_id": "s-status", "hook_event_name": "UserPromptSubmit",
+        "cwd": d.b.ws(), "prompt": "make notes",
+    });
+    d.hook("claude-code", p.clone());
+    let (code, doc) = d.json(&["status"]);
+    assert_eq!(code, 0, "{doc}");
+    assert_eq!(doc["agent"], "claude-code");
+    assert_eq!(doc["recording"], true, "{doc}");
+    assert!(
+        doc["runningTurn"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("trn_"))
+    );
+    assert_eq!(doc["lastEvent"]["event"], "UserPromptSubmit");
+    assert_eq!(doc["problems"], 0);
+
+    p["hook_event_name"] = json!("Stop");
+    d.hook("claude-code", p);
+    let settings = d.b.path(".claude/settings.json");
+    let text = std::fs::read_to_string(&settings).expect("settings");
+    let exe = env!("CARGO_BIN_EXE_rewind");
+    std::fs::write(&settings, text.replace(exe, "/gone/bin/rewind")).expect("write");
+    let (code, text) = d.text(&["status"]);
+    assert_eq!(code, 0, "status reports; doctor is the check that fails");
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(text.contains("(claude-code): not recording"), "{text}");
+    assert!(
+        text.contains("last agent event: claude-code Stop "),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("doctor: 1 problem (rewind doctor)\n"),
+        "{text}"
+    );
+}

@@ -35,6 +35,7 @@ mod session;
 mod shell;
 mod side_chat;
 mod stats;
+mod status;
 mod target;
 mod trust;
 mod turn_end;
@@ -91,6 +92,9 @@ enum Command {
     Init(init::Args),
     /// Check every agent's rewind hooks: installed, current, runnable, let run; what arrived.
     Doctor(doctor::Args),
+    /// One line: the current session, whether it is recording, the last agent event, doctor's
+    /// problem count.
+    Status(status::Args),
     /// Build rewind sessions from an agent's own records of its sessions in this workspace.
     Import(import::Args),
     /// Create, list or pick the current session.
@@ -179,6 +183,7 @@ impl Command {
             self,
             Self::Init(_)
                 | Self::Doctor(_)
+                | Self::Status(_)
                 | Self::Import(_)
                 | Self::Completions(_)
                 | Self::Man
@@ -272,6 +277,7 @@ pub(crate) fn run(cli: Cli) -> Result<Report, CliError> {
     match command {
         Command::Init(a) => init::run(&ctx, a),
         Command::Doctor(a) => doctor::run(&ctx, a),
+        Command::Status(a) => status::run(&ctx, a),
         Command::Import(a) => import::run(&ctx, a),
         Command::Session(a) => session::run(&ctx, a),
         Command::Prompt(a) => prompt::run(&ctx, a),

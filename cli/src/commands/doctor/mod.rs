@@ -7,7 +7,7 @@
 mod codex;
 mod events;
 mod gates;
-mod render;
+pub(super) mod render;
 
 use super::{CliError, Context, Report, init};
 use crate::agents::Agent;
@@ -91,6 +91,16 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     };
     let text = render::text(&outcome, a.user, now);
     Ok(Report::new(&outcome, text).with_exit(i32::from(problems > 0)))
+}
+
+/// How many problems `rewind doctor` (the workspace's) would report: `rewind status` says it.
+pub(super) fn problem_count(ctx: &Context) -> usize {
+    let mut agents: Vec<AgentReport> = Agent::ALL
+        .iter()
+        .map(|&agent| check(ctx, agent, false))
+        .collect();
+    twice(&mut agents);
+    agents.iter().map(|r| r.problems.len()).sum()
 }
 
 /// One agent's install: present, current, its binary there, its gates open.

@@ -89,7 +89,7 @@ fn host(h: &str) -> &str {
     }
 }
 
-fn ago(now: u64, ms: u64) -> String {
+pub(in crate::commands) fn ago(now: u64, ms: u64) -> String {
     let s = now.saturating_sub(ms) / 1000;
     match s {
         0..60 => format!("{s}s ago"),
