@@ -12,6 +12,8 @@ EVENTS = {
     "gemini-cli": ["SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "Notification",
                    "SessionEnd"],
     "codex": ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"],
+    "continue": ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure",
+                 "Stop", "Notification", "PreCompact", "SessionEnd"],
 }
 path, agent, command = sys.argv[1:4]
 if agent not in EVENTS:  # OpenCode: rewind's plugin is the only hook; nothing to add beside it

@@ -217,3 +217,21 @@ print('\n'.join(r['argv']))" "$H/rewind.json" >"$H/argv" 2>>"$H/agent.out"
   check "the original session still resumes with all its turns" test "$(last_marks)" = "one two three later"
   end_case
 }
+
+# Continue's cn 1.5.47 loads the hooks of .continue/ and .claude/settings.json but calls none:
+# its HookService.fireEvent has no caller, and src/hooks/fireHook.ts (firePreToolUse, …) is
+# imported by nothing, so it is not in dist/index.js (dist/meta.json's inputs). This case pins
+# that gap; when a cn that fires them is pinned, its checks fail: give cn case_basic instead.
+case_unfired() {
+  SEED="printf 'keep me\n' > old.txt" begin_case unfired "{\"turns\": {\"unfired\": [$(write_step hello.txt 'hello from the agent\n'),
+    $(shell_step "printf 'from the shell\\n' > shell.txt && rm old.txt")]}}"
+  turn "turn:unfired write hello.txt, then run the shell command"
+  check "the agent ran its turn (exit $?)" test $? -eq 0
+  check "its file tool wrote hello.txt" grep -qx 'hello from the agent' "$WS/hello.txt"
+  check "its shell tool wrote shell.txt and removed old.txt" bash -c "[ -f '$WS/shell.txt' ] && [ ! -e '$WS/old.txt' ]"
+  check "it loaded the hooks (cn.log: Hooks loaded)" grep -q 'Hooks loaded: [1-9]' "$H/.continue/logs/cn.log"
+  check "known gap: it ran none of them (no payload captured)" bash -c "[ -z \"\$(ls -A '$H/payloads' 2>/dev/null)\" ]"
+  rw --json log >"$H/log.json" 2>&1
+  check "known gap: so rewind recorded no prompt" bash -c "! grep -q 'write hello.txt' '$H/log.json'"
+  end_case
+}

@@ -48,7 +48,7 @@ settings_file() {
   case $AGENT in
     claude-code) echo .claude/settings.json ;; qwen-code) echo .qwen/settings.json ;;
     gemini-cli) echo .gemini/settings.json ;; codex) echo .codex/hooks.json ;;
-    opencode) echo .opencode/plugins/rewind.js ;;
+    opencode) echo .opencode/plugins/rewind.js ;; continue) echo .continue/settings.json ;;
   esac
 }
 
@@ -89,6 +89,22 @@ EOF
    "models": {"scripted": {"name": "scripted", "tool_call": true}}}}}
 EOF
   fi
+  if [ "$AGENT" = continue ]; then # the server as an OpenAI-compatible model, with tools
+    mkdir -p "$H/.continue"
+    cat >"$H/.continue/config.yaml" <<EOF
+name: scripted
+version: 0.0.1
+schema: v1
+models:
+  - name: scripted
+    provider: openai
+    model: scripted
+    apiBase: http://127.0.0.1:$PORT/v1
+    apiKey: sk-scripted
+    roles: [chat, edit, apply]
+    capabilities: [tool_use]
+EOF
+  fi
 }
 
 # turn PROMPT [DIR]: the agent answers one prompt in DIR (default the workspace); the second and
@@ -123,6 +139,9 @@ turn() {
         XDG_CACHE_HOME="$H/.cache" XDG_STATE_HOME="$H/.local/state" OPENCODE_DISABLE_MODELS_FETCH=1 \
         OPENCODE_DISABLE_AUTOUPDATE=1 OPENCODE_DISABLE_LSP_DOWNLOAD=1 \
         timeout "$((TURN_TIMEOUT * 2))" opencode run "${more[@]}" "$prompt") ;;
+    continue) # --auto: every tool allowed; --verbose: cn.log says which hooks it loaded
+      (cd "$dir" && HOME="$H" CONTINUE_GLOBAL_DIR="$H/.continue" \
+        timeout "$TURN_TIMEOUT" cn -p "$prompt" "${more[@]}" --config "$H/.continue/config.yaml" --auto --verbose) ;;
   esac >>"$H/agent.out" 2>&1
 }
 

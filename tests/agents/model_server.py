@@ -222,6 +222,15 @@ class Handler(BaseHTTPRequestHandler):
     def names(req):
         return [t.get("name") or (t.get("function") or {}).get("name") for t in req.get("tools") or []]
 
+    @staticmethod
+    def params(req, name):
+        """The argument names the request's tool NAME declares (chat completions' tools)."""
+        for t in req.get("tools") or []:
+            f = t.get("function") or {}
+            if f.get("name") == name:
+                return set((f.get("parameters") or {}).get("properties") or {})
+        return set()
+
     def anthropic(self, req):
         tools = self.names(req)
         s = plan(tools, *position(req.get("messages", []), anthropic_prompt, anthropic_results))
@@ -262,6 +271,8 @@ class Handler(BaseHTTPRequestHandler):
             message, finish = {"role": "assistant", "content": s["text"]}, "stop"
         else:
             name, args = tool_call(tools, s)
+            if name == "Write" and "filepath" in self.params(req, name):  # Continue's cn
+                args["filepath"] = args.pop("file_path")
             call = {"id": f"call_{next(CALLS):04d}", "type": "function",
                     "function": {"name": name, "arguments": json.dumps(args)}}
             message, finish = {"role": "assistant", "content": None, "tool_calls": [call]}, "tool_calls"
