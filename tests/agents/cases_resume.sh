@@ -56,3 +56,22 @@ case_resume_both() { # `both --to #2`: files and agent back to before turn 2
   check "the model got exactly the prompts of turn 1 and the new one" test "$(last_marks)" = "one again"
   end_case
 }
+
+case_resume_side() { # a side chat resumes all of the agent's session, in a new one (a copy)
+  # Qwen Code and Gemini CLI only: Claude Code resumes a whole session interactively.
+  begin_case resume_side '{"turns": {"one": [], "two": [], "aside": [], "later": []}}'
+  turn "turn:one first"
+  turn "turn:two second"
+  rw --json side-chat >"$H/side.json" 2>&1
+  resume_argv "$H/side.json"
+  check "the side chat prints an exact resume command" test -s "$H/argv"
+  run_resume "turn:aside in the side chat"
+  check "the resumed agent ran (exit $?)" test $? -eq 0
+  check "the model got every prompt of the session and the new one" test "$(last_marks)" = "one two aside"
+  # `--continue` would pick the newest session, the side chat's: name the original.
+  local sid
+  sid=$(python3 -c "import json,re,sys; print(re.search(r'of session ([0-9a-f-]{36})', json.load(open(sys.argv[1]))['agentResume']['note'])[1])" "$H/side.json" 2>/dev/null)
+  agent_cmd "${AGENT%-*}" --resume "$sid" -p "turn:later the original" # qwen, gemini
+  check "the original session goes on without the side chat's prompt" test "$(last_marks)" = "one two later"
+  end_case
+}
