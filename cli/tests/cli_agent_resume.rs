@@ -282,3 +282,69 @@ fn a_qwen_code_rewind_resumes_a_new_copy_and_leaves_the_original() {
     assert!(kept.iter().all(|e| e["sessionId"] == id.as_str()), "{copy}");
     assert_eq!(std::fs::read_to_string(&original).expect("original"), text);
 }
+
+#[test]
+fn a_gemini_cli_rewind_resumes_a_new_chat_file_and_leaves_the_original() {
+    let b = Bench::new();
+    let home = tempfile::tempdir().expect("home");
+    let chats = home.path().join("chats");
+    std::fs::create_dir_all(&chats).expect("chats");
+    let original = chats.join("session-2026-12-02T09-35-62dce68b.jsonl");
+    let send = |name: &str, fields: Value| {
+        let mut v = fixture("gemini-cli", "BeforeAgent");
+        let o = v.as_object_mut().expect("an object");
+        o.insert("cwd".into(), json!(b.ws().canonicalize().expect("ws")));
+        o.insert("session_id".into(), json!("62dce68b-a001"));
+        o.insert("transcript_path".into(), json!(original));
+        o.insert("hook_event_name".into(), json!(name));
+        for (k, val) in fields.as_object().expect("fields") {
+            o.insert(k.clone(), val.clone());
+        }
+        let mut hook = Command::new(env!("CARGO_BIN_EXE_rewind"));
+        hook.args(["hook", "gemini-cli"]);
+        common::expect_hook_continues(hook, &v);
+    };
+    // Gemini CLI 0.61.0's chat file (tests/agents, case resume): a header, messages by id, `$set`
+    // lines; the second run (`--resume latest`) appends a header and rewrites the list.
+    let header = "{\"sessionId\":\"62dce68b-a001\",\"projectHash\":\"p\",\"startTime\":\"t0\",\"kind\":\"main\"}\n";
+    let msg = |id: &str, kind: &str, text: &str| {
+        format!("{{\"id\":\"{id}\",\"type\":\"{kind}\",\"content\":[{{\"text\":\"{text}\"}}]}}\n")
+    };
+    let mut text = String::new();
+    for (k, prompt) in ["one", "two"].iter().enumerate() {
+        send("BeforeAgent", json!({ "prompt": prompt }));
+        text.push_str(header);
+        if k == 1 {
+            let list = format!(
+                "[{},{}]",
+                msg("u0", "user", "one").trim(),
+                msg("g0", "gemini", "Done.").trim()
+            );
+            text.push_str(&format!("{{\"$set\":{{\"messages\":{list}}}}}\n"));
+        }
+        text.push_str(&msg(&format!("u{k}"), "user", prompt));
+        text.push_str(&msg(&format!("g{k}"), "gemini", "Done."));
+        text.push_str("{\"$set\":{\"lastUpdated\":\"t1\"}}\n");
+        std::fs::write(&original, &text).expect("transcript");
+        send(
+            "AfterAgent",
+            json!({ "prompt": prompt, "prompt_response": "Done." }),
+        );
+    }
+    let out = b.ok(&["conversation", "--to", "#2"]);
+    let r = &out["agentResume"];
+    let id = r["argv"][2].as_str().expect("a new id").to_owned();
+    assert_eq!(r["argv"], json!(["gemini", "--resume", id]), "{out}");
+    assert_eq!(r["exact"], true);
+    // Ending in the new id's last 8 characters, not its first (Gemini's cleanup: agents.rs).
+    let name = format!("session-2026-12-02T09-35-{}.jsonl", &id[28..]);
+    let copy = std::fs::read_to_string(chats.join(name)).expect("the copy");
+    let kept: Vec<Value> = copy.lines().map(entry).collect();
+    assert_eq!(kept[0]["sessionId"], id.as_str(), "{copy}");
+    let ids: Vec<&str> = kept[1..]
+        .iter()
+        .map(|e| e["id"].as_str().expect("id"))
+        .collect();
+    assert_eq!(ids, ["u0", "g0"], "{copy}");
+    assert_eq!(std::fs::read_to_string(&original).expect("original"), text);
+}

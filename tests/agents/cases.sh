@@ -168,6 +168,9 @@ agent_cmd() {
     qwen-code)
       (cd "$WS" && OPENAI_BASE_URL="$url/v1" OPENAI_API_KEY=sk-scripted OPENAI_MODEL=scripted HOME="$H" \
         timeout "$TURN_TIMEOUT" "$@" --yolo --auth-type openai) ;;
+    gemini-cli)
+      (cd "$WS" && GOOGLE_GEMINI_BASE_URL=$url GEMINI_API_KEY=sk-scripted HOME="$H" \
+        timeout "$TURN_TIMEOUT" "$@" -m gemini-2.5-flash --yolo --output-format json) ;;
   esac >>"$H/agent.out" 2>&1
 }
 
@@ -200,21 +203,28 @@ print('\n'.join(r['argv']))" "$H/rewind.json" >"$H/argv" 2>>"$H/agent.out"
   local argv=() sid
   mapfile -t argv <"$H/argv"
   sid=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['agentResume']['argv'][3])" "$H/rewind.json" 2>/dev/null)
-  [ "$AGENT" = qwen-code ] && sid=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['agentResume']['note'].split('a copy of session ')[1].split()[0])" "$H/rewind.json" 2>/dev/null)
-  find "$H" -name "$sid.jsonl" -exec cp {} "$H/original.jsonl" \;
+  # Qwen Code and Gemini CLI resume a copy: the note names the original, `copy` both files.
+  [ "$AGENT" != claude-code ] && sid=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['agentResume']['note'].split('a copy of session ')[1].split()[0])" "$H/rewind.json" 2>/dev/null)
+  local from copy
+  from=$(find "$H" -name "$sid.jsonl" | head -1)
+  copy=$(python3 -c "import json,sys; c=json.load(open(sys.argv[1]))['agentResume'].get('copy'); print(c['from'] + '\n' + c['to'] if c else '')" "$H/rewind.json" 2>/dev/null)
+  [ -n "$copy" ] && { from=${copy%%$'\n'*}; copy=${copy#*$'\n'}; }
+  cp "$from" "$H/original.jsonl" 2>/dev/null
   case $AGENT in
     claude-code) agent_cmd "${argv[@]}" "turn:again after the rewind" ;;
-    qwen-code) agent_cmd "${argv[@]}" -p "turn:again after the rewind" ;;
+    *) agent_cmd "${argv[@]}" -p "turn:again after the rewind" ;;
   esac
   check "the resumed agent ran (exit $?)" test $? -eq 0
   check "the model got exactly the prompts of turn 1 and the new one" test "$(last_marks)" = "one again"
   check "the agent's original session file is unchanged" bash -c "[ -s '$H/original.jsonl' ] &&
-    cmp -s '$H/original.jsonl' \"\$(find '$H' -name '$sid.jsonl' | head -1)\""
+    cmp -s '$H/original.jsonl' '$from'"
   case $AGENT in
     claude-code) agent_cmd claude -p --resume "$sid" "turn:later the original" ;;
     qwen-code) agent_cmd qwen --resume "$sid" -p "turn:later the original" ;;
+    gemini-cli) agent_cmd gemini --resume "$sid" -p "turn:later the original" ;;
   esac
   check "the original session still resumes with all its turns" test "$(last_marks)" = "one two three later"
+  [ -n "$copy" ] && check "the original and the copy are both still there" test -s "$from" -a -s "$copy"
   end_case
 }
 

@@ -15,11 +15,7 @@ pub(super) fn resume(
     match point.agent.as_str() {
         "claude-code" => claude(point, cut, prompt),
         "qwen-code" => qwen(point, cut, prompt, salt),
-        "gemini-cli" => none(
-            point,
-            "Gemini CLI resumes a whole session (--resume) but not at an earlier message; \
-             continuing it would resend the rewound prompts",
-        ),
+        "gemini-cli" => gemini(point, cut, prompt, salt),
         other => AgentResume {
             agent: other.to_owned(),
             argv: Vec::new(),
@@ -157,6 +153,86 @@ fn qwen(point: &AgentPoint, cut: Cut, prompt: Option<&str>, salt: &str) -> Agent
         exact: true,
         note,
         copy,
+    }
+}
+
+/// Gemini CLI 0.61 resumes whole sessions only (`--resume ID`, no fork), found by the
+/// `sessionId` of a chat file's header among `~/.gemini/tmp/<project>/chats/session-*.jsonl`,
+/// and appends the resumed turns to the file it resumed: so a cut, and a whole session too, is
+/// a new chat file there under a new id (the original is never resumed, so never written).
+/// Gemini names its files `session-<time>-<id's first 8 characters>`; the copy ends in the new
+/// id's *last* 8 instead, because a resume also leaves an empty file named with the resumed
+/// id's first 8, and Gemini's start-up cleanup deletes every file ending like an empty one.
+fn gemini(point: &AgentPoint, cut: Cut, prompt: Option<&str>, salt: &str) -> AgentResume {
+    let sid = point.session_id.as_str();
+    let through = match (cut, point.before.as_deref()) {
+        (Cut::Whole, _) => None,
+        (Cut::Before, Some(id)) => Some(id),
+        (Cut::Before, None) => {
+            let mut argv = vec!["gemini".to_owned()];
+            argv.extend(
+                prompt
+                    .map(|p| ["-p".to_owned(), p.to_owned()])
+                    .into_iter()
+                    .flatten(),
+            );
+            return AgentResume {
+                agent: point.agent.clone(),
+                argv,
+                prompt_last: false,
+                exact: true,
+                note: format!(
+                    "the point is before the first prompt of session {sid}: a new Gemini CLI \
+                     session starts from nothing; session {sid} is unchanged"
+                ),
+                copy: None,
+            };
+        }
+    };
+    let Some(from) = point.transcript_path.as_deref() else {
+        return none(point, "the hook payload named no transcript file to copy");
+    };
+    let (dir, name) = from.rsplit_once('/').unwrap_or(("", from));
+    let stamp = name
+        .strip_prefix("session-")
+        .and_then(|n| n.strip_suffix(".jsonl").or_else(|| n.strip_suffix(".json")))
+        .and_then(|n| n.rsplit_once('-'))
+        .map(|(time, _)| time);
+    let Some(stamp) = stamp else {
+        return none(
+            point,
+            "its chat file is not named the way Gemini CLI names them",
+        );
+    };
+    let new = session_uuid(&[salt, sid, through.unwrap_or("")]);
+    let kept = match through {
+        Some(id) => format!("through message {id}, before the rewound prompt"),
+        None => "with all its messages".to_owned(),
+    };
+    let mut argv: Vec<String> = ["gemini", "--resume", new.as_str()]
+        .map(str::to_owned)
+        .into();
+    argv.extend(
+        prompt
+            .map(|p| ["-p".to_owned(), p.to_owned()])
+            .into_iter()
+            .flatten(),
+    );
+    AgentResume {
+        agent: point.agent.clone(),
+        argv,
+        prompt_last: false,
+        exact: true,
+        note: format!(
+            "opens session {new}, a copy of session {sid} {kept}, written beside it; session \
+             {sid} is unchanged"
+        ),
+        copy: Some(AgentCopy {
+            from: from.to_owned(),
+            to: format!("{dir}/session-{stamp}-{}.jsonl", &new[new.len() - 8..]),
+            through: through.map(str::to_owned),
+            session_id: new,
+        }),
     }
 }
 

@@ -60,7 +60,7 @@ pub struct AgentCopy {
     pub from: String,
     /// The new file to create (it must not exist).
     pub to: String,
-    /// Keep the records through the one with this id (none: no record, an empty history).
+    /// Keep the records through the one with this id (none: all of them, the whole session).
     pub through: Option<String>,
     /// The new session id the copy's records carry.
     pub session_id: String,

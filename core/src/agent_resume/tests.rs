@@ -98,11 +98,63 @@ fn before_the_first_prompt_claude_code_starts_afresh_and_whole_forks_all() {
 
 #[test]
 fn an_agent_without_a_way_gets_no_command_and_says_so() {
-    for agent in ["gemini-cli", "other"] {
-        let r = agents::resume(&point(agent, Some("u")), Cut::Before, None, "op");
-        assert!(r.argv.is_empty() && !r.exact, "{agent}");
-        assert!(!r.note.is_empty());
+    let r = agents::resume(&point("other", Some("u")), Cut::Before, None, "op");
+    assert!(r.argv.is_empty() && !r.exact);
+    assert!(!r.note.is_empty());
+}
+
+fn gemini_point(file: &str, before: Option<&str>) -> AgentPoint {
+    AgentPoint {
+        transcript_path: Some(format!("/c/chats/{file}")),
+        ..point("gemini-cli", before)
     }
+}
+
+#[test]
+fn gemini_resumes_a_new_chat_file_cut_at_the_point_named_beside_the_original() {
+    let p = gemini_point("session-2026-12-02T09-35-62dce68b.jsonl", Some("g1"));
+    let r = agents::resume(&p, Cut::Before, Some("next"), "op");
+    let copy = r.copy.clone().expect("a copy");
+    assert!(r.exact && !r.prompt_last);
+    assert_eq!(
+        r.argv,
+        ["gemini", "--resume", copy.session_id.as_str(), "-p", "next"]
+    );
+    assert_eq!(
+        copy.from,
+        "/c/chats/session-2026-12-02T09-35-62dce68b.jsonl"
+    );
+    assert_eq!(
+        copy.to,
+        format!(
+            "/c/chats/session-2026-12-02T09-35-{}.jsonl",
+            &copy.session_id[28..]
+        )
+    );
+    assert_eq!(copy.through.as_deref(), Some("g1"));
+    assert_ne!(copy.session_id, "sess-1");
+    // The whole session (a side chat) is a copy too: resuming the original would write to it.
+    let whole = agents::resume(&p, Cut::Whole, None, "op")
+        .copy
+        .expect("a copy");
+    assert_eq!(whole.through, None);
+    assert_ne!(whole.session_id, copy.session_id);
+    // Before the first prompt: a new session, nothing copied.
+    let first = agents::resume(
+        &gemini_point("session-x-62dce68b.json", None),
+        Cut::Before,
+        None,
+        "op",
+    );
+    assert!(first.exact && first.copy.is_none() && first.argv == ["gemini"]);
+    // A file not named like Gemini's: no command.
+    let odd = agents::resume(
+        &gemini_point("chat.jsonl", Some("g1")),
+        Cut::Before,
+        None,
+        "op",
+    );
+    assert!(odd.argv.is_empty() && !odd.exact && odd.copy.is_none());
 }
 
 #[test]

@@ -11,7 +11,7 @@ export interface AgentResumeCopy {
   from: string;
   /** The new file the host writes first (it must not exist). */
   to: string;
-  /** Keep its records through the one with this id (null: none). */
+  /** Keep its records through the one with this id (null: all of them). */
   through: string | null;
   /** The session id the copy's records carry. */
   sessionId: string;

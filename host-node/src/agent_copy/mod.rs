@@ -4,6 +4,8 @@
 //! linked into place, so it appears complete or not at all, and never replaces a file (the same
 //! copy asked for again, a replayed fork, finds it there and is done).
 
+mod gemini;
+
 use rewind_core::agent_resume::{AgentCopy, AgentResume};
 use rewind_core::rewind::Outcome as RewindOutcome;
 use std::io::Write as _;
@@ -18,7 +20,7 @@ pub fn settle(resume: &mut Option<Box<AgentResume>>) {
     let Some(copy) = r.copy.as_ref() else {
         return;
     };
-    if let Err(why) = write(copy) {
+    if let Err(why) = write(&r.agent, copy) {
         r.note = format!(
             "no command resumes the agent at this point: the copy of its session could not be \
              made ({why})"
@@ -70,14 +72,16 @@ pub fn settle_rewind(out: &mut RewindOutcome) {
     }
 }
 
-/// Make `copy.to` from `copy.from`: its records through `copy.through`, each with its
-/// `sessionId` set to the new id (re-encoded, keys in their order; a record without one is kept
-/// as it is).
-pub fn write(copy: &AgentCopy) -> Result<(), String> {
+/// Make `copy.to` from `copy.from`, the file of `agent`: its records through `copy.through`
+/// under the new session id (Gemini CLI's chat files folded first: [`gemini`]).
+pub fn write(agent: &str, copy: &AgentCopy) -> Result<(), String> {
     let from = Path::new(&copy.from);
     let to = Path::new(&copy.to);
     let text = std::fs::read_to_string(from).map_err(|e| format!("{}: {e}", from.display()))?;
-    let body = cut(&text, copy)?;
+    let body = match agent {
+        "gemini-cli" => gemini::cut(&text, copy)?,
+        _ => cut(&text, copy)?,
+    };
     match std::fs::read(to) {
         Ok(there) if there == body.as_bytes() => return Ok(()),
         Ok(_) => return Err(format!("{} exists and holds something else", to.display())),
@@ -104,19 +108,18 @@ pub fn write(copy: &AgentCopy) -> Result<(), String> {
     made
 }
 
-/// The records through `copy.through`, re-labelled with the new session id.
+/// The records through `copy.through` (all of them without one), each with its `sessionId` set
+/// to the new id (re-encoded, keys in their order; a record without one is kept as it is).
 fn cut(text: &str, copy: &AgentCopy) -> Result<String, String> {
     let mut out = String::new();
-    let Some(through) = copy.through.as_deref() else {
-        return Ok(out);
-    };
+    let through = copy.through.as_deref();
     for (n, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
         let mut v: serde_json::Value = serde_json::from_str(line)
             .map_err(|e| format!("{} line {}: not a record ({e})", copy.from, n + 1))?;
-        let last = v.get("uuid").and_then(|u| u.as_str()) == Some(through);
+        let last = through.is_some() && v.get("uuid").and_then(|u| u.as_str()) == through;
         match v.as_object_mut().filter(|o| o.contains_key("sessionId")) {
             Some(o) => {
                 o.insert("sessionId".into(), copy.session_id.clone().into());
@@ -129,7 +132,10 @@ fn cut(text: &str, copy: &AgentCopy) -> Result<String, String> {
             return Ok(out);
         }
     }
-    Err(format!("{} holds no record {through}", copy.from))
+    match through {
+        Some(id) => Err(format!("{} holds no record {id}", copy.from)),
+        None => Ok(out),
+    }
 }
 
 #[cfg(test)]
@@ -154,7 +160,7 @@ mod tests {
         let d = tempfile::tempdir().expect("dir");
         std::fs::write(d.path().join("old.jsonl"), RECORDS).expect("old");
         let c = copy(d.path(), "b");
-        write(&c).expect("copied");
+        write("qwen-code", &c).expect("copied");
         let made = std::fs::read_to_string(&c.to).expect("new");
         assert_eq!(
             made,
@@ -162,10 +168,14 @@ mod tests {
         );
         assert_eq!(std::fs::read_to_string(&c.from).expect("old"), RECORDS);
         // Asked again (a replayed fork): already there, done.
-        write(&c).expect("the same copy again");
+        write("qwen-code", &c).expect("the same copy again");
         // Never over another file.
         std::fs::write(&c.to, "mine\n").expect("overwrite");
-        assert!(write(&c).expect_err("refused").contains("exists"));
+        assert!(
+            write("qwen-code", &c)
+                .expect_err("refused")
+                .contains("exists")
+        );
         assert_eq!(std::fs::read_to_string(&c.to).expect("kept"), "mine\n");
     }
 
@@ -175,13 +185,13 @@ mod tests {
         std::fs::write(d.path().join("old.jsonl"), RECORDS).expect("old");
         let c = copy(d.path(), "zzz");
         assert!(
-            write(&c)
+            write("qwen-code", &c)
                 .expect_err("no such record")
                 .contains("no record zzz")
         );
         std::fs::write(d.path().join("old.jsonl"), "{\"uuid\":\"a\"}\n{oops\n").expect("bad");
         assert!(
-            write(&copy(d.path(), "b"))
+            write("qwen-code", &copy(d.path(), "b"))
                 .expect_err("damaged")
                 .contains("line 2")
         );
