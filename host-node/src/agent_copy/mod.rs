@@ -73,7 +73,7 @@ pub fn settle_rewind(out: &mut RewindOutcome) {
 }
 
 /// Make `copy.to` from `copy.from`, the file of `agent`: its records through `copy.through`
-/// under the new session id (Gemini CLI's chat files folded first: [`gemini`]).
+/// under the new session id (Gemini CLI's chat files folded first, as Gemini's own loader does).
 pub fn write(agent: &str, copy: &AgentCopy) -> Result<(), String> {
     let from = Path::new(&copy.from);
     let to = Path::new(&copy.to);

@@ -125,8 +125,8 @@ void [conflictLines, diffAction, diff.stats.additions];
 const modes = engine.operations(id).flatMap((o) => o.files ?? []).map((f) => f.beforeMode ?? f.afterMode);
 const keeping: StoreHost = { ...store, workspaceSnapshot: (sessionId: string) => store.session(sessionId) };
 void [shotKind, shotPaths, kinds, toolInput, modes, keeping];
-// @ts-expect-error: an entry is a file, a symlink or other
-const badEntry: WorkspaceEntry = { path: 'a', size: 1, mtimeMs: 1, kind: 'dir' };
+// @ts-expect-error: an entry is a file, a directory, a symlink or other
+const badEntry: WorkspaceEntry = { path: 'a', size: 1, mtimeMs: 1, kind: 'folder' };
 void badEntry;
 // @ts-expect-error: a snapshot belongs to a turn
 engine.snapshotWorkspace(id, { command: 'make' });
