@@ -14,9 +14,8 @@
 use super::build::{Imported, Step, Turn};
 use super::claude_after::{Call, after};
 use super::claude_history::Backups;
-use super::{Found, Which, in_workspace, json_lines, major_minor, pick, read_record};
+use super::{Found, Which, in_workspace, major_minor, pick};
 use crate::CliError;
-use rewind_core::ErrorKind;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -42,21 +41,7 @@ pub(super) fn read(root: &Path, which: &Which<'_>) -> Result<Vec<Imported>, CliE
 
 /// One session's transcript, read whole (a transcript that cannot be read is an error).
 fn session(root: &Path, home: &Path, f: Found) -> Result<Imported, CliError> {
-    let bytes = read_record(&f.path).map_err(|e| CliError::new(ErrorKind::InvalidInput, e))?;
-    let mut s = Imported {
-        agent: AGENT,
-        session_id: f.id,
-        transcript: f.path,
-        version: None,
-        turns: Vec::new(),
-        diagnostics: Vec::new(),
-        refused: None,
-    };
-    let lines = json_lines(&bytes, &s.transcript, &mut s.diagnostics);
-    s.version = lines
-        .iter()
-        .find_map(|v| v.get("version").and_then(Value::as_str))
-        .map(str::to_owned);
+    let (mut s, lines) = super::open_jsonl(AGENT, f)?;
     s.refused = refusal(root, &lines, s.version.as_deref());
     if s.refused.is_none() {
         let backups = Backups::of(&lines, home.join("file-history").join(&s.session_id));

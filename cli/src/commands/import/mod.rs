@@ -174,6 +174,31 @@ pub(super) fn json_lines(
     out
 }
 
+/// A JSONL session record read whole and split into its lines (a damaged line is a
+/// diagnostic), with the agent version the first record naming one says: the start every JSONL
+/// reader shares. A record that cannot be read is an error.
+fn open_jsonl(
+    agent: &'static str,
+    f: Found,
+) -> Result<(build::Imported, Vec<serde_json::Value>), CliError> {
+    let bytes = read_record(&f.path).map_err(|e| CliError::new(ErrorKind::InvalidInput, e))?;
+    let mut s = build::Imported {
+        agent,
+        session_id: f.id,
+        transcript: f.path,
+        version: None,
+        turns: Vec::new(),
+        diagnostics: Vec::new(),
+        refused: None,
+    };
+    let lines = json_lines(&bytes, &s.transcript, &mut s.diagnostics);
+    s.version = lines
+        .iter()
+        .find_map(|v| v.get("version").and_then(serde_json::Value::as_str))
+        .map(str::to_owned);
+    Ok((s, lines))
+}
+
 /// `file` (absolute, as the agent names it) relative to the workspace `root`, or why not.
 pub(super) fn in_workspace(root: &Path, file: &str) -> Result<String, String> {
     let p = Path::new(file);

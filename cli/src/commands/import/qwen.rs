@@ -11,9 +11,8 @@
 //! the chat does not keep (a shell command's) is a notice.
 
 use super::build::{Imported, Step, Turn};
-use super::{Found, Which, in_workspace, json_lines, major_minor, pick, read_record};
+use super::{Found, Which, in_workspace, major_minor, pick};
 use crate::CliError;
-use rewind_core::ErrorKind;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::Path;
@@ -33,21 +32,7 @@ pub(super) fn read(root: &Path, which: &Which<'_>) -> Result<Vec<Imported>, CliE
 }
 
 fn session(root: &Path, f: Found) -> Result<Imported, CliError> {
-    let bytes = read_record(&f.path).map_err(|e| CliError::new(ErrorKind::InvalidInput, e))?;
-    let mut s = Imported {
-        agent: AGENT,
-        session_id: f.id,
-        transcript: f.path,
-        version: None,
-        turns: Vec::new(),
-        diagnostics: Vec::new(),
-        refused: None,
-    };
-    let lines = json_lines(&bytes, &s.transcript, &mut s.diagnostics);
-    s.version = lines
-        .iter()
-        .find_map(|v| v.get("version").and_then(Value::as_str))
-        .map(str::to_owned);
+    let (mut s, lines) = super::open_jsonl(AGENT, f)?;
     s.refused = match s.version.as_deref() {
         None => Some("no record names its Qwen Code version: not a chat this reader knows".into()),
         Some(v) if major_minor(v).map(|m| m.0) != Some(KNOWN_MAJOR) => Some(format!(
