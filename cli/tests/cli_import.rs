@@ -243,6 +243,39 @@ fn a_qwen_code_session_imports_and_rewinds_byte_for_byte() {
 }
 
 #[test]
+fn an_import_failing_part_way_writes_nothing_and_the_next_run_imports_it_whole() {
+    let c = claude_case();
+    // The store refuses the fourth of the import's commits (the session, its first prompt and
+    // its first change are staged by then): none of them may be written.
+    let mut all = vec!["import", "claude-code"];
+    let (code, doc) = c.bench.json_with(&all, |cmd| {
+        cmd.env("HOME", c.home.path())
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env("REWIND_TEST_STAGED_FAIL_AT", "4");
+    });
+    assert_eq!(code, 3, "{doc}");
+    assert_eq!(doc["error"]["code"], "host_error", "{doc}");
+    assert_eq!(c.bench.ok(&["session", "list"]), json!([]));
+    let dry = c.import(&["claude-code", "--dry-run"]).1;
+    assert_eq!(only(&dry)["status"], "would-import", "{dry}");
+
+    all.push("--all");
+    let again = c.import(&all[1..]).1;
+    let got = only(&again);
+    assert_eq!(got["status"], "imported", "{again}");
+    assert_eq!(
+        (got["turns"].as_u64(), got["checkpoints"].as_u64()),
+        (Some(3), Some(3))
+    );
+    let session = s(got, "sessionId");
+    let listed = c.bench.ok(&["session", "list"]);
+    assert_eq!(listed.as_array().map(Vec::len), Some(1), "{listed}");
+    c.bench.ok(&["apply", &session, "--since", "#2"]);
+    assert_eq!(c.bench.read("a.txt").as_deref(), Some(&b"one\n"[..]));
+    assert_eq!(c.bench.read("b.txt"), None);
+}
+
+#[test]
 fn dry_run_writes_nothing() {
     let c = claude_case();
     let doc = c.import(&["claude-code", "--dry-run"]).1;

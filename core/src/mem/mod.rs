@@ -7,6 +7,7 @@
 
 mod reads;
 pub mod snapshot;
+pub mod stage;
 mod write;
 
 use crate::batch::Batch;

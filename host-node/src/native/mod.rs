@@ -168,6 +168,20 @@ impl Workspace for NativeWorkspace {
     }
 }
 
+/// Test-only (feature `crash-hook`): `REWIND_TEST_STAGED_FAIL_AT=N` makes a staged write (an
+/// import's, `rewind_core::mem::stage`) refuse its Nth commit and every later one, so a test can
+/// fail an import part-way. Always `None` without the feature.
+pub fn staged_fault() -> Option<u64> {
+    #[cfg(feature = "crash-hook")]
+    if let Some(n) = std::env::var("REWIND_TEST_STAGED_FAIL_AT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        return Some(n);
+    }
+    None
+}
+
 #[cfg(feature = "crash-hook")]
 mod crash {
     /// Pauses forever after the Nth write (REWIND_TEST_PAUSE_AFTER_WRITE=N), announcing it on

@@ -2,16 +2,21 @@
 //! ([`Imported`], filled by each agent's reader) and how it becomes a rewind session bound to the
 //! agent. Everything is read and decided before anything is written: a reader that fails records
 //! nothing, and a session already bound to the same agent session is left as it is (importing
-//! twice changes nothing).
+//! twice changes nothing). Each agent session is then written in one transaction: its verbs run
+//! over a [`Staged`] store and land in the real one as one batch, so a failure part-way writes
+//! none of it and the next run imports it whole.
 
 use super::super::{CliError, Context, Verb};
+use rewind_core::Engine;
 use rewind_core::id::SessionId;
+use rewind_core::mem::stage::Staged;
 use rewind_core::model::AgentSession;
+use rewind_core::ports::{StoreWrite, Workspace};
 use rewind_core::record::{
     CompleteTurnOptions, EditChange, EditOptions, FailedCaptureOptions, NoticeOptions,
     PromptOptions, ReplyOptions, SessionOptions, kind_for,
 };
-use rewind_host::native::NativeEngine;
+use rewind_host::native::{NativeEngine, RandomIds, SystemClock};
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -186,14 +191,43 @@ pub(super) fn import(
             out.push(s.outcome("already-imported", Some(id)));
             continue;
         }
-        let id = record(&mut engine, &s)?;
-        out.push(s.outcome("imported", Some(id)));
+        let (back, id) = record_whole(engine, &s);
+        engine = back;
+        out.push(s.outcome("imported", Some(id?)));
     }
     Ok(out)
 }
 
+/// Record one agent session in one transaction: staged over the real store, then committed as
+/// one batch. The engine comes back whatever happened.
+fn record_whole(engine: NativeEngine, s: &Imported) -> (NativeEngine, Result<SessionId, CliError>) {
+    let limits = engine.limits();
+    let (store, workspace) = engine.into_parts();
+    let staged = Staged::new(store).failing_at(rewind_host::native::staged_fault());
+    let mut over = Engine::new(staged, workspace, SystemClock, RandomIds).with_limits(limits);
+    let recorded = record(&mut over, s);
+    let (staged, workspace) = over.into_parts();
+    let (store, result) = match recorded {
+        Ok(id) => {
+            let (mut store, batch) = staged.finish();
+            let committed = store.commit(batch).map(|()| id).map_err(|e| {
+                CliError::host(format!(
+                    "the import was not written (nothing of it is): {e}"
+                ))
+            });
+            (store, committed)
+        }
+        Err(e) => (staged.abandon(), Err(e)),
+    };
+    let engine = Engine::new(store, workspace, SystemClock, RandomIds).with_limits(limits);
+    (engine, result)
+}
+
 /// Record one agent session as a new rewind session bound to it.
-fn record(engine: &mut NativeEngine, s: &Imported) -> Result<SessionId, CliError> {
+fn record<S: StoreWrite, W: Workspace>(
+    engine: &mut Engine<S, W>,
+    s: &Imported,
+) -> Result<SessionId, CliError> {
     let short: String = s.session_id.chars().take(12).collect();
     let session = engine
         .create_session(SessionOptions {
