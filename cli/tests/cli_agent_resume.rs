@@ -102,6 +102,27 @@ fn before_prompt(k: usize) -> String {
         .to_owned()
 }
 
+/// `argv` without its `--session-id <new id>` (chosen per rewind, so not known to the test).
+fn chosen(argv: &Value) -> Value {
+    let mut v: Vec<Value> = argv.as_array().expect("argv").clone();
+    if let Some(at) = v.iter().position(|a| a == "--session-id") {
+        let id = v.remove(at + 1);
+        assert_eq!(id.as_str().map(str::len), Some(36), "{argv}");
+        v.remove(at);
+    }
+    Value::Array(v)
+}
+
+/// The new agent session id the resume's command runs as.
+fn new_id(argv: &Value) -> String {
+    let v = argv.as_array().expect("argv");
+    let at = v
+        .iter()
+        .position(|a| a == "--session-id")
+        .expect("--session-id");
+    v[at + 1].as_str().expect("id").to_owned()
+}
+
 fn cut_at(uuid: &str) -> Value {
     json!([
         "claude",
@@ -120,7 +141,7 @@ fn a_conversation_rewind_prints_the_claude_code_resume_at_that_prompt() {
     let lines = a.three_turns();
     let out = a.b.ok(&["conversation", "--to", "#2"]);
     let r = &out["agentResume"];
-    assert_eq!(r["argv"], cut_at(&before_prompt(1)), "{out}");
+    assert_eq!(chosen(&r["argv"]), cut_at(&before_prompt(1)), "{out}");
     assert_eq!(
         (&r["exact"], &r["promptLast"]),
         (&json!(true), &json!(true))
@@ -139,10 +160,11 @@ fn the_human_output_ends_with_the_command_quoted_for_the_shell() {
     let text = String::from_utf8_lossy(&out.stdout);
     let want = format!(
         "resume the agent there: `claude -p --resume {SESSION} --fork-session \
-         --resume-session-at {} '<your next prompt>'`",
+         --resume-session-at {} --session-id ",
         before_prompt(2)
     );
     assert!(text.contains(&want), "{text}");
+    assert!(text.contains(" '<your next prompt>'`"), "{text}");
     assert!(text.contains("is unchanged"), "{text}");
 }
 
@@ -153,14 +175,14 @@ fn both_fork_side_chat_and_edit_prompt_carry_the_resume() {
     // A fork through turn 1 is the conversation before prompt 2.
     let fork = a.b.ok(&["fork", "--at", "#1"]);
     assert_eq!(
-        fork["agentResume"]["argv"],
+        chosen(&fork["agentResume"]["argv"]),
         cut_at(&before_prompt(1)),
         "{fork}"
     );
     // A side chat sees all of it: the whole session, forked.
     let side = a.b.ok(&["side-chat"]);
     assert_eq!(
-        side["agentResume"]["argv"],
+        chosen(&side["agentResume"]["argv"]),
         json!(["claude", "--resume", SESSION, "--fork-session"]),
         "{side}"
     );
@@ -169,13 +191,56 @@ fn both_fork_side_chat_and_edit_prompt_carry_the_resume() {
     want.as_array_mut()
         .expect("argv")
         .push(json!("turn:three again"));
-    assert_eq!(edit["agentResume"]["argv"], want, "{edit}");
+    assert_eq!(chosen(&edit["agentResume"]["argv"]), want, "{edit}");
     assert_eq!(edit["agentResume"]["promptLast"], false);
     let both = a.b.ok(&["both", "--to", "#2"]);
     assert_eq!(
-        both["agentResume"]["argv"],
+        chosen(&both["agentResume"]["argv"]),
         cut_at(&before_prompt(1)),
         "{both}"
+    );
+}
+
+/// The prompt and reply of a resumed agent session `id` (new to the hooks).
+fn resumed_turn(a: &Agent, id: &str, prompt: &str) {
+    let fields = |more: Value| {
+        let mut v = json!({ "session_id": id });
+        v.as_object_mut()
+            .expect("fields")
+            .extend(more.as_object().expect("more").clone());
+        v
+    };
+    a.send("SessionStart", fields(json!({})));
+    a.send("UserPromptSubmit", fields(json!({ "prompt": prompt })));
+    a.send(
+        "Stop",
+        fields(json!({ "last_assistant_message": "Again." })),
+    );
+}
+
+#[test]
+fn the_resumed_agent_session_goes_on_in_the_rewound_session_or_the_fork() {
+    let a = Agent::new();
+    a.three_turns();
+    let listed = a.b.ok(&["session", "list"]);
+    let session = listed[0]["id"].as_str().expect("id").to_owned();
+    let out = a.b.ok(&["conversation", "--to", "#3"]);
+    resumed_turn(&a, &new_id(&out["agentResume"]["argv"]), "turn:resumed");
+    let listed = a.b.ok(&["session", "list"]);
+    assert_eq!(listed.as_array().map(Vec::len), Some(1), "{listed}");
+    let log = a.b.ok(&["log", &session]).to_string();
+    assert!(log.contains("turn:resumed"), "{log}");
+
+    let fork = a.b.ok(&["fork", "--at", "#1"]);
+    let child = fork["childId"].as_str().expect("child").to_owned();
+    resumed_turn(&a, &new_id(&fork["agentResume"]["argv"]), "turn:forked");
+    let listed = a.b.ok(&["session", "list"]);
+    assert_eq!(listed.as_array().map(Vec::len), Some(2), "{listed}");
+    assert!(a.b.ok(&["log", &child]).to_string().contains("turn:forked"));
+    assert!(
+        !a.b.ok(&["log", &session])
+            .to_string()
+            .contains("turn:forked")
     );
 }
 

@@ -41,6 +41,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     }
     let mut out = engine.rewind_both(&session, opts)?;
     rewind_host::agent_copy::settle(&mut out.agent_resume);
+    rewind_host::agent_copy::bind::expect(&ctx.db, out.agent_resume.as_deref(), &session);
     let text = describe(&ctx.style, &session, &out, Some(&retry));
     Ok(Report::new(&out, text).refused(!out.rewound))
 }

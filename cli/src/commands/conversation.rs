@@ -23,6 +23,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let to = to.resolve(ctx.lookup(&engine), &session)?;
     let mut out = engine.rewind_conversation(&session, Options { to })?;
     rewind_host::agent_copy::settle(&mut out.agent_resume);
+    rewind_host::agent_copy::bind::expect(&ctx.db, out.agent_resume.as_deref(), &session);
     let text = describe(&ctx.style, &session, &out);
     Ok(Report::new(&out, text))
 }

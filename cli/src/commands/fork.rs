@@ -95,6 +95,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     };
     let mut out = engine.fork(&session, opts)?;
     rewind_host::agent_copy::settle(&mut out.agent_resume);
+    rewind_host::agent_copy::bind::expect(&ctx.db, out.agent_resume.as_deref(), &out.child_id);
     let text = describe(&ctx.style, &out, "forked into");
     Ok(Report::new(&out, text))
 }

@@ -137,6 +137,7 @@ pub(super) fn run_edit(ctx: &Context, a: EditArgs) -> Result<Report, CliError> {
     };
     let mut out = engine.edit_last_prompt(&session, opts)?;
     rewind_host::agent_copy::settle(&mut out.agent_resume);
+    rewind_host::agent_copy::bind::expect(&ctx.db, out.agent_resume.as_deref(), &session);
     let what = format!("edited prompt {}", short_id(message_id.as_str()));
     let text = describe(&ctx.style, &what, &out);
     let refused = out.disposition == Disposition::Blocked;
@@ -158,6 +159,7 @@ pub(super) fn run_retry(ctx: &Context, a: RetryArgs) -> Result<Report, CliError>
         },
     )?;
     rewind_host::agent_copy::settle(&mut out.agent_resume);
+    rewind_host::agent_copy::bind::expect(&ctx.db, out.agent_resume.as_deref(), &session);
     let what = format!("retrying reply {}", short_id(message_id.as_str()));
     let text = describe(&ctx.style, &what, &out);
     let refused = out.disposition == Disposition::Blocked;

@@ -25,6 +25,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let session = ctx.session(&engine, &a.session)?;
     let mut out = engine.side_chat(&session, opts)?;
     rewind_host::agent_copy::settle(&mut out.agent_resume);
+    rewind_host::agent_copy::bind::expect(&ctx.db, out.agent_resume.as_deref(), &out.child_id);
     let text = super::fork::describe(&ctx.style, &out, "side chat");
     Ok(Report::new(&out, text))
 }

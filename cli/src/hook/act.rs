@@ -50,6 +50,14 @@ fn session(e: &mut NativeEngine, place: &Place, agent_session: &str) -> Result<S
     {
         return Ok(s.id.clone());
     }
+    // An agent session a rewind printed the resume of (its id chosen then): it goes on in the
+    // rewind session the rewind left.
+    let agent = place.agent.as_str();
+    if let Some(id) = rewind_host::agent_copy::bind::expected(&place.db, agent, agent_session)
+        && known.items.iter().any(|s| s.id == id)
+    {
+        return Ok(id);
+    }
     let short: String = agent_session.chars().take(12).collect();
     let opts = SessionOptions {
         title: Some(format!("{} {short}", place.agent.as_str())),

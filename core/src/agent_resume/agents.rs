@@ -13,7 +13,7 @@ pub(super) fn resume(
     salt: &str,
 ) -> AgentResume {
     match point.agent.as_str() {
-        "claude-code" => claude(point, cut, prompt),
+        "claude-code" => claude(point, cut, prompt, salt),
         "qwen-code" => qwen(point, cut, prompt, salt),
         "gemini-cli" => gemini(point, cut, prompt, salt),
         other => AgentResume {
@@ -43,9 +43,12 @@ fn none(point: &AgentPoint, why: &str) -> AgentResume {
 
 /// Claude Code 2.1: `--resume ID --fork-session` copies the session under a new id (the original
 /// stays as it is); `--resume-session-at UUID` keeps its history through that entry, in print
-/// mode only, so the next prompt is the command's last argument.
-fn claude(point: &AgentPoint, cut: Cut, prompt: Option<&str>) -> AgentResume {
+/// mode only, so the next prompt is the command's last argument. `--session-id UUID` (accepted
+/// with `--resume` when `--fork-session` is given) names the new session in advance, so the
+/// hook can bind it to the rewind session the rewind left (`salt` makes the id).
+fn claude(point: &AgentPoint, cut: Cut, prompt: Option<&str>, salt: &str) -> AgentResume {
     let sid = point.session_id.as_str();
+    let new = session_uuid(&[salt, sid, point.before.as_deref().unwrap_or("")]);
     let mut argv: Vec<String> = vec!["claude".into()];
     let (prompt_last, note) = match (cut, point.before.as_deref()) {
         (Cut::Before, Some(uuid)) => {
@@ -57,6 +60,8 @@ fn claude(point: &AgentPoint, cut: Cut, prompt: Option<&str>) -> AgentResume {
                     "--fork-session",
                     "--resume-session-at",
                     uuid,
+                    "--session-id",
+                    new.as_str(),
                 ]
                 .map(str::to_owned),
             );
@@ -78,7 +83,16 @@ fn claude(point: &AgentPoint, cut: Cut, prompt: Option<&str>) -> AgentResume {
             ),
         ),
         (Cut::Whole, _) => {
-            argv.extend(["--resume", sid, "--fork-session"].map(str::to_owned));
+            argv.extend(
+                [
+                    "--resume",
+                    sid,
+                    "--fork-session",
+                    "--session-id",
+                    new.as_str(),
+                ]
+                .map(str::to_owned),
+            );
             (
                 false,
                 format!(

@@ -71,8 +71,13 @@ fn claude_code_resumes_a_fork_cut_before_the_prompt() {
         "--fork-session",
         "--resume-session-at",
         "u-2",
+        "--session-id",
     ];
-    assert_eq!(r.argv, argv);
+    assert_eq!(r.argv[..8], argv);
+    // The new session's id is chosen here, the same for the same rewind.
+    let again = agents::resume(&point("claude-code", Some("u-2")), Cut::Before, None, "op");
+    assert_eq!(r.argv, again.argv);
+    assert_eq!(r.argv[8].len(), 36);
     assert!(r.exact && r.prompt_last && r.copy.is_none());
     let edited = agents::resume(
         &point("claude-code", Some("u-2")),
@@ -91,8 +96,14 @@ fn before_the_first_prompt_claude_code_starts_afresh_and_whole_forks_all() {
     assert!(first.exact && !first.prompt_last);
     let whole = agents::resume(&point("claude-code", Some("u")), Cut::Whole, None, "op");
     assert_eq!(
-        whole.argv,
-        ["claude", "--resume", "sess-1", "--fork-session"]
+        whole.argv[..5],
+        [
+            "claude",
+            "--resume",
+            "sess-1",
+            "--fork-session",
+            "--session-id"
+        ]
     );
 }
 
@@ -174,11 +185,17 @@ fn a_fork_cuts_before_the_next_prompt_or_keeps_the_whole_session() {
     };
     let log = [at(1, "u-0"), at(5, "u-4"), at(9, "u-8")];
     let cut = through(&session(true), &log, 6, "op").expect("valid");
-    assert_eq!(cut.argv.last().map(String::as_str), Some("u-8"));
+    assert_eq!(cut.argv.get(6).map(String::as_str), Some("u-8"));
     let whole = through(&session(true), &log, 12, "op").expect("valid");
     assert_eq!(
-        whole.argv,
-        ["claude", "--resume", "sess-1", "--fork-session"]
+        whole.argv[..5],
+        [
+            "claude",
+            "--resume",
+            "sess-1",
+            "--fork-session",
+            "--session-id"
+        ]
     );
     assert!(through(&session(false), &log, 6, "op").is_none());
 }

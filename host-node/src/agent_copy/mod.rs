@@ -4,6 +4,7 @@
 //! linked into place, so it appears complete or not at all, and never replaces a file (the same
 //! copy asked for again, a replayed fork, finds it there and is done).
 
+pub mod bind;
 mod gemini;
 
 use rewind_core::agent_resume::{AgentCopy, AgentResume};

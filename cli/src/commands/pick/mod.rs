@@ -216,6 +216,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     };
     let mut out = engine.rewind(&session_id, opts)?;
     rewind_host::agent_copy::settle_rewind(&mut out);
+    rewind_host::agent_copy::bind::expect_rewind(&ctx.db, &out, &session_id);
     let (text, refused) = outcome_text(ctx, &session_id, &out);
     Ok(Report::new(&out, text).refused(refused))
 }
