@@ -216,6 +216,7 @@ print('\n'.join(r['argv']))" "$H/rewind.json" >"$H/argv" 2>>"$H/agent.out"
   esac
   check "the resumed agent ran (exit $?)" test $? -eq 0
   check "the model got exactly the prompts of turn 1 and the new one" test "$(last_marks)" = "one again"
+  check "the resumed prompt is recorded in the rewound session" lands_in 1 "turn:again after the rewind"
   check "the agent's original session file is unchanged" bash -c "[ -s '$H/original.jsonl' ] &&
     cmp -s '$H/original.jsonl' '$from'"
   case $AGENT in

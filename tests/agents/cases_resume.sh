@@ -9,6 +9,17 @@ assert r['exact'] and r['argv'], r
 print('\n'.join(r['argv']))" "$1" >"$H/argv" 2>>"$H/agent.out"
 }
 
+lands_in() { # lands_in COUNT TEXT [FORK_JSON]: rewind has COUNT sessions and the prompt TEXT is in
+  # the rewound one (the only one), or in the fork FORK_JSON made: the resumed agent session (a
+  # new agent session id, chosen by the rewind) was bound to it, not recorded as a new session
+  local sessions target
+  sessions=$(rw --json session list 2>/dev/null)
+  target=$(python3 -c "import json,sys; s=json.loads(sys.argv[1]); f=sys.argv[2]
+print(json.load(open(f))['childId'] if f else (s[0]['id'] if len(s) == 1 else ''))" "$sessions" "${3:-}" 2>/dev/null)
+  [ "$(python3 -c "import json,sys; print(len(json.loads(sys.argv[1])))" "$sessions" 2>/dev/null)" = "$1" ] &&
+    [ -n "$target" ] && rw --json log "$target" 2>/dev/null | grep -q -- "$2"
+}
+
 run_resume() { # run_resume PROMPT: run the command in $H/argv with the next prompt
   local argv=()
   mapfile -t argv <"$H/argv"
@@ -30,6 +41,7 @@ case_resume_fork() { # a fork through turn 2 resumes the agent with turns 1 and 
   check "the resumed agent ran (exit $?)" test $? -eq 0
   check "the model got exactly the prompts of turns 1 and 2 and the new one" \
     test "$(last_marks)" = "one two again"
+  check "the resumed prompt is recorded in the fork" lands_in 2 "turn:again in the fork" "$H/fork.json"
   end_case
 }
 
@@ -54,6 +66,7 @@ case_resume_both() { # `both --to #2`: files and agent back to before turn 2
   run_resume "turn:again after both"
   check "the resumed agent ran (exit $?)" test $? -eq 0
   check "the model got exactly the prompts of turn 1 and the new one" test "$(last_marks)" = "one again"
+  check "the resumed prompt is recorded in the rewound session" lands_in 1 "turn:again after both"
   end_case
 }
 
