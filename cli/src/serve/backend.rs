@@ -199,7 +199,11 @@ impl Backend {
             crate::output::warn(&format!("{}: {w}", ws.dir.display()));
         }
         let mut engine = opened.engine;
-        rpc::call(&mut engine, method, params)
+        // A rewind's resume of the agent is bound to the session it left, as the CLI does.
+        let session = params.get(0).and_then(Value::as_str).map(str::to_owned);
+        let answer = rpc::call(&mut engine, method, params)?;
+        rewind_host::agent_copy::bind::expect_answer(&ws.db, session.as_deref(), &answer);
+        Ok(answer)
     }
 
     /// The opener of `ws`: the one kept for it (up to [`KEEPERS`] workspaces), else a new one.

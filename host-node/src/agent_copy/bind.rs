@@ -10,6 +10,7 @@
 use rewind_core::agent_resume::AgentResume;
 use rewind_core::id::SessionId;
 use rewind_core::rewind::Outcome as RewindOutcome;
+use serde::Deserialize as _;
 use std::path::{Path, PathBuf};
 
 /// The agent session id the resume's command runs as, when it is chosen in advance: a copy's
@@ -66,6 +67,23 @@ pub fn expect_rewind(db: &Path, out: &RewindOutcome, session: &SessionId) {
     expect(db, resume, session);
 }
 
+/// [`expect`] for an RPC answer (`rewind serve`): the `agentResume` it carries (at its top, or
+/// one level down, as `rewind`'s outcome has it), bound to the fork's `childId` when there is
+/// one, else to `session`, the session the call named.
+pub fn expect_answer(db: &Path, session: Option<&str>, answer: &serde_json::Value) {
+    let resume = answer.get("agentResume").or_else(|| {
+        let inner = answer.as_object()?.values();
+        inner.filter_map(|v| v.get("agentResume")).next()
+    });
+    let Some(resume) = resume.and_then(|r| AgentResume::deserialize(r).ok()) else {
+        return;
+    };
+    let target = answer.get("childId").and_then(|c| c.as_str()).or(session);
+    if let Some(id) = target.and_then(|t| SessionId::parse(t).ok()) {
+        expect(db, Some(&resume), &id);
+    }
+}
+
 /// The rewind session a rewind bound `agent_session` of `agent` to, if one did.
 pub fn expected(db: &Path, agent: &str, agent_session: &str) -> Option<SessionId> {
     let text = std::fs::read_to_string(file(db, agent, agent_session)?).ok()?;
@@ -107,5 +125,27 @@ mod tests {
         assert_eq!(resumed_as(&copied), Some("c-2"));
         assert_eq!(resumed_as(&resume(&[], Some("c-2"))), None);
         assert_eq!(resumed_as(&resume(&["claude"], None)), None);
+    }
+
+    #[test]
+    fn an_rpc_answer_binds_to_the_fork_or_to_the_session_called() {
+        let dir = tempfile::tempdir().expect("dir");
+        let db = dir.path().join("rewind.db");
+        let r =
+            serde_json::to_value(resume(&["qwen", "--resume", "c-3"], Some("c-3"))).expect("json");
+        let fork = serde_json::json!({ "childId": "ses_child", "agentResume": r });
+        expect_answer(&db, Some("ses_parent"), &fork);
+        assert_eq!(
+            expected(&db, "claude-code", "c-3").map(|s| s.to_string()),
+            Some("ses_child".into())
+        );
+        let r =
+            serde_json::to_value(resume(&["qwen", "--resume", "c-4"], Some("c-4"))).expect("json");
+        let rewound = serde_json::json!({ "conversation": { "agentResume": r } });
+        expect_answer(&db, Some("ses_parent"), &rewound);
+        assert_eq!(
+            expected(&db, "claude-code", "c-4").map(|s| s.to_string()),
+            Some("ses_parent".into())
+        );
     }
 }
