@@ -275,6 +275,57 @@ fn an_import_failing_part_way_writes_nothing_and_the_next_run_imports_it_whole()
     assert_eq!(c.bench.read("b.txt"), None);
 }
 
+/// The Qwen Code session with file-history snapshots (hand-made per qwen-spec.md: real headless
+/// runs write none), whose turn 2 keeps b.txt's contents only in them.
+fn qwen_snapshots_case() -> Case {
+    Case::new(
+        "qwen-code-0.24.4-snapshots",
+        &[
+            ("README.md", b"seed\n"),
+            ("keep.txt", b"orig\n"),
+            ("a.txt", b"one\n"),
+            ("b.txt", b"bee\n"),
+        ],
+    )
+}
+
+#[test]
+fn qwen_code_file_history_snapshots_make_exact_what_the_chat_does_not_keep() {
+    let c = qwen_snapshots_case();
+    let doc = c.import(&["qwen-code"]).1;
+    let got = only(&doc);
+    assert_eq!(got["status"], "imported", "{doc}");
+    assert_eq!(
+        (got["checkpoints"].as_u64(), got["failedCaptures"].as_u64()),
+        (Some(2), Some(0)),
+        "{doc}"
+    );
+    let session = s(got, "sessionId");
+    c.bench.ok(&["apply", &session, "--since", "#2"]);
+    assert_eq!(c.bench.read("b.txt"), None);
+    assert_eq!(c.bench.read("a.txt").as_deref(), Some(&b"one\n"[..]));
+}
+
+#[test]
+fn a_missing_qwen_code_backup_is_a_failed_capture_with_the_reason() {
+    let c = qwen_snapshots_case();
+    let dir = c.home.path().join(".qwen/file-history").join(QWEN_SESSION);
+    std::fs::remove_file(dir.join("8e4b21f7d09c6a53@v2")).expect("remove the backup");
+    let doc = c.import(&["qwen-code"]).1;
+    let got = only(&doc);
+    assert_eq!(
+        (got["checkpoints"].as_u64(), got["failedCaptures"].as_u64()),
+        (Some(1), Some(1)),
+        "{doc}"
+    );
+    let session = s(got, "sessionId");
+    let log = c.bench.ok(&["log", &session]).to_string();
+    assert!(
+        log.contains("8e4b21f7d09c6a53@v2 of b.txt is missing"),
+        "{log}"
+    );
+}
+
 #[test]
 fn dry_run_writes_nothing() {
     let c = claude_case();

@@ -11,6 +11,7 @@ mod claude_after;
 mod claude_history;
 mod gemini;
 mod qwen;
+mod qwen_history;
 
 use super::{CliError, Context, Report};
 use rewind_core::ErrorKind;

@@ -6,9 +6,9 @@
 //! `originalContent` and `newContent`, the file's text before and after) and `system` records.
 //! A file the tool created has `originalContent` `""` and a result saying it created the file;
 //! that is how the records tell a new file from an emptied one. The file-history snapshots of
-//! `/rewind` (`system` / `file_history_snapshot`, see qwen-spec.md) are written only in
-//! interactive sessions with checkpointing on; this reader does not use them yet, so a change
-//! the chat does not keep (a shell command's) is a notice.
+//! `/rewind` (`system` / `file_history_snapshot`, see qwen-spec.md; written only in interactive
+//! sessions with checkpointing on) make exact a change whose contents the chat does not keep
+//! (`qwen_history`); a shell command's changes, which Qwen Code does not track, are a notice.
 
 use super::build::{Imported, Step, Turn};
 use super::{Found, Which, in_workspace, major_minor, pick};
@@ -47,6 +47,9 @@ fn session(root: &Path, f: Found) -> Result<Imported, CliError> {
     };
     if s.refused.is_none() {
         s.turns = turns(root, &lines, &mut s.diagnostics);
+        let home = super::home()?;
+        let id = s.session_id.clone();
+        super::qwen_history::apply(&home, &id, &lines, &mut s.turns, &mut s.diagnostics);
     }
     Ok(s)
 }
