@@ -113,6 +113,31 @@ fn claude(point: &AgentPoint, cut: Cut, prompt: Option<&str>, salt: &str) -> Age
     }
 }
 
+/// `argv` with the prompt as Qwen Code and Gemini CLI take it (`-p PROMPT`), as their exact
+/// resume: both resume whole sessions and answer a prompt given with `-p`.
+fn whole_session_resume(
+    point: &AgentPoint,
+    mut argv: Vec<String>,
+    prompt: Option<&str>,
+    note: String,
+    copy: Option<AgentCopy>,
+) -> AgentResume {
+    argv.extend(
+        prompt
+            .map(|p| ["-p".to_owned(), p.to_owned()])
+            .into_iter()
+            .flatten(),
+    );
+    AgentResume {
+        agent: point.agent.clone(),
+        argv,
+        prompt_last: false,
+        exact: true,
+        note,
+        copy,
+    }
+}
+
 /// Qwen Code 0.24 resumes whole sessions only (`--resume ID`, `--fork-session`), from its chats
 /// directory (`<id>.jsonl`, one record a line, each with its `sessionId`): a cut is a new file
 /// there holding the records through the point under a new id, which `--resume` then opens.
@@ -154,20 +179,7 @@ fn qwen(point: &AgentPoint, cut: Cut, prompt: Option<&str>, salt: &str) -> Agent
             )
         }
     };
-    argv.extend(
-        prompt
-            .map(|p| ["-p".to_owned(), p.to_owned()])
-            .into_iter()
-            .flatten(),
-    );
-    AgentResume {
-        agent: point.agent.clone(),
-        argv,
-        prompt_last: false,
-        exact: true,
-        note,
-        copy,
-    }
+    whole_session_resume(point, argv, prompt, note, copy)
 }
 
 /// Gemini CLI 0.61 resumes whole sessions only (`--resume ID`, no fork), found by the
@@ -183,24 +195,11 @@ fn gemini(point: &AgentPoint, cut: Cut, prompt: Option<&str>, salt: &str) -> Age
         (Cut::Whole, _) => None,
         (Cut::Before, Some(id)) => Some(id),
         (Cut::Before, None) => {
-            let mut argv = vec!["gemini".to_owned()];
-            argv.extend(
-                prompt
-                    .map(|p| ["-p".to_owned(), p.to_owned()])
-                    .into_iter()
-                    .flatten(),
+            let note = format!(
+                "the point is before the first prompt of session {sid}: a new Gemini CLI \
+                 session starts from nothing; session {sid} is unchanged"
             );
-            return AgentResume {
-                agent: point.agent.clone(),
-                argv,
-                prompt_last: false,
-                exact: true,
-                note: format!(
-                    "the point is before the first prompt of session {sid}: a new Gemini CLI \
-                     session starts from nothing; session {sid} is unchanged"
-                ),
-                copy: None,
-            };
+            return whole_session_resume(point, vec!["gemini".to_owned()], prompt, note, None);
         }
     };
     let Some(from) = point.transcript_path.as_deref() else {
@@ -223,31 +222,20 @@ fn gemini(point: &AgentPoint, cut: Cut, prompt: Option<&str>, salt: &str) -> Age
         Some(id) => format!("through message {id}, before the rewound prompt"),
         None => "with all its messages".to_owned(),
     };
-    let mut argv: Vec<String> = ["gemini", "--resume", new.as_str()]
+    let argv: Vec<String> = ["gemini", "--resume", new.as_str()]
         .map(str::to_owned)
         .into();
-    argv.extend(
-        prompt
-            .map(|p| ["-p".to_owned(), p.to_owned()])
-            .into_iter()
-            .flatten(),
+    let note = format!(
+        "opens session {new}, a copy of session {sid} {kept}, written beside it; session {sid} \
+         is unchanged"
     );
-    AgentResume {
-        agent: point.agent.clone(),
-        argv,
-        prompt_last: false,
-        exact: true,
-        note: format!(
-            "opens session {new}, a copy of session {sid} {kept}, written beside it; session \
-             {sid} is unchanged"
-        ),
-        copy: Some(AgentCopy {
-            from: from.to_owned(),
-            to: format!("{dir}/session-{stamp}-{}.jsonl", &new[new.len() - 8..]),
-            through: through.map(str::to_owned),
-            session_id: new,
-        }),
-    }
+    let copy = AgentCopy {
+        from: from.to_owned(),
+        to: format!("{dir}/session-{stamp}-{}.jsonl", &new[new.len() - 8..]),
+        through: through.map(str::to_owned),
+        session_id: new,
+    };
+    whole_session_resume(point, argv, prompt, note, Some(copy))
 }
 
 /// A version-4-shaped UUID made from `parts` (the agents want UUIDs for session ids): the same
