@@ -257,4 +257,24 @@ mod tests {
         base.commit(batch).expect("commit");
         assert_eq!(base.messages(&s).expect("read").len(), 2);
     }
+
+    #[test]
+    fn a_staged_commit_may_not_touch_a_session_of_the_real_store() {
+        let mut base = MemStore::new();
+        let mut e = staged(MemStore::new(), None, 0);
+        let s = two_prompts(&mut e).expect("staged");
+        let (store, _) = e.into_parts();
+        let (_, batch) = store.finish();
+        base.commit(batch).expect("commit");
+        let mut e = staged(base, None, 100);
+        let opts = PromptOptions {
+            text: "three".into(),
+            payload: None,
+        };
+        assert!(e.record_prompt(&s, opts).is_err());
+        let (store, _) = e.into_parts();
+        let (base, batch) = store.finish();
+        assert!(batch.is_empty());
+        assert_eq!(base.messages(&s).expect("read").len(), 2);
+    }
 }
