@@ -70,6 +70,18 @@ fn fold(text: &str, from: &str) -> Result<(Map<String, Value>, Vec<Value>), Stri
         let Value::Object(mut o) = v else {
             return Err(format!("{from} line {}: not a record", n + 1));
         };
+        // Gemini's own rewind (`/rewind`): the message named and every one after it are gone;
+        // an id it does not hold empties the list, as Gemini's loader does.
+        if let Some(Value::String(to)) = o.get("$rewindTo") {
+            match messages
+                .iter()
+                .position(|m| m.get("id") == Some(&Value::from(to.as_str())))
+            {
+                Some(i) => messages.truncate(i),
+                None => messages.clear(),
+            }
+            continue;
+        }
         if let Some(Value::Object(set)) = o.remove("$set") {
             for (k, val) in set {
                 if k == "messages" {
@@ -145,6 +157,24 @@ mod tests {
                 .expect_err("gone")
                 .contains("no message g2")
         );
+    }
+
+    #[test]
+    fn a_rewind_gemini_made_itself_drops_the_message_and_those_after_it() {
+        // `/rewind` to u2, then a new prompt: the copy is what Gemini would load.
+        let chat = format!(
+            "{CHAT}{{\"$rewindTo\":\"u2\"}}\n{{\"id\":\"u3\",\"type\":\"user\",\"content\":\"three\"}}\n"
+        );
+        let out = cut(&chat, &copy(None)).expect("cut");
+        let ids: Vec<&str> = out.lines().skip(1).map(|l| &l[7..9]).collect();
+        assert_eq!(ids, ["u1", "g1", "u3"], "{out}");
+        assert!(
+            cut(&chat, &copy(Some("g2"))).is_err(),
+            "g2 was rewound away"
+        );
+        // An id the file does not hold: Gemini empties the list.
+        let gone = format!("{CHAT}{{\"$rewindTo\":\"zz\"}}\n");
+        assert_eq!(cut(&gone, &copy(None)).expect("cut").lines().count(), 1);
     }
 
     #[test]

@@ -57,6 +57,18 @@ fn fold(lines: Vec<Value>) -> (Option<String>, Vec<Value>) {
     // Every message line that recorded tool calls (a later rewrite of the list may not).
     let mut rich: Vec<Value> = Vec::new();
     for v in lines {
+        // Gemini's own rewind (`/rewind`): the message named and every one after it are gone;
+        // an id it does not hold empties the list, as Gemini's loader does.
+        if let Some(to) = v.get("$rewindTo").and_then(Value::as_str) {
+            match messages
+                .iter()
+                .position(|m| m.get("id").and_then(Value::as_str) == Some(to))
+            {
+                Some(i) => messages.truncate(i),
+                None => messages.clear(),
+            }
+            continue;
+        }
         if let Some(set) = v.get("$set") {
             if let Some(m) = set.get("messages").and_then(Value::as_array) {
                 // A resume rewrites the list from the model's history, which drops the tool
