@@ -21,6 +21,8 @@ after(async () => { await chrome?.close(); });
 const $text = (page, id) => page.textContent(`[data-testid="${id}"]`);
 const turns = (page) => page.$$eval('[data-testid="turn"]', (ls) => ls.map((l) => l.querySelector('.text').textContent));
 const turnFiles = (page, n) => page.$$eval(`[data-testid="turn"][data-turn="${n}"] [data-testid="turn-file"]`, (ls) => ls.map((l) => l.textContent));
+const states = (page) => page.$$eval('[data-testid="turn"]', (ls) => ls.map((l) => l.dataset.state));
+const policyChoices = (page) => page.$$eval('[data-testid="policy-choice"]', (ls) => ls.map((l) => l.dataset.policy));
 const tree = (page) => page.$$eval('[data-testid="file"]', (ls) => ls.map((l) => l.dataset.path));
 const saved = (page) => page.waitForFunction(() => document.querySelector('[data-testid="save-state"]').textContent === 'saved');
 async function ready(page) {
@@ -73,29 +75,47 @@ test('the web IDE: agent, edit, preview with the conflict, rewind with merge, re
   await page.screenshot({ path: SHOT });
   console.log(`screenshot: ${SHOT}`);
 
+  // A conflict: the person chooses; until then the rewinds that write files wait, and say why.
+  assert.deepEqual(await policyChoices(page), ['merge', 'skip', 'force']);
+  assert.equal(await page.isDisabled('[data-testid="rewind-both"]'), true);
+  assert.match(await page.getAttribute('[data-testid="rewind-both"]', 'title'), /Choose what to do with the conflicting file/);
+  assert.equal(await page.isDisabled('[data-testid="rewind-conversation"]'), false);
+  await page.check('[data-testid="policy-merge"]');
+  assert.equal(await conflict.getAttribute('data-fate'), 'merged');
+  assert.match(await conflict.locator('[data-testid="person-change"]').textContent(), /kept by merge/);
+
   // Rewind code and conversation with merge: the person's line stays, the agent's turns 2-3 go.
   await page.click('[data-testid="rewind-both"]');
-  await page.waitForFunction(() => /Rewound code and conversation/.test(document.querySelector('[data-testid="status"]').textContent));
+  await page.waitForFunction(() => /^Rewound: conversation rewound/.test(document.querySelector('[data-testid="status"]').textContent));
+  assert.equal(await $text(page, 'status'), 'Rewound: conversation rewound (2 turns left it); code (merge): '
+    + 'merged src/app.js (your change kept); restored notes.txt, src/greet.js; deleted docs/usage.md, src/welcome.js.');
   await saved(page);
   const expected = agentText.replace('users`);', 'users in total`);').replaceAll('welcome', 'greet');
   assert.equal(await page.inputValue('[data-testid="editor"]'), expected);
   assert.match(expected, /farewell\(user\)/, "turn 1's change is kept");
-  assert.deepEqual(await turns(page), ['Add a farewell message and print it after each greeting']);
+  // Every turn stays in the timeline, each with its state.
+  assert.equal((await turns(page)).length, 3);
+  assert.deepEqual(await states(page), ['current', 'rewound', 'rewound']);
   assert.deepEqual(await tree(page), ['notes.txt', 'src/app.js', 'src/greet.js', 'src/math.js']);
 
   // Reload: everything is back from IndexedDB.
   await page.reload();
   await ready(page);
   assert.equal(await page.inputValue('[data-testid="editor"]'), expected);
-  assert.deepEqual(await turns(page), ['Add a farewell message and print it after each greeting']);
+  assert.deepEqual(await states(page), ['current', 'rewound', 'rewound']);
   assert.deepEqual(await tree(page), ['notes.txt', 'src/app.js', 'src/greet.js', 'src/math.js']);
   assert.equal(await $text(page, 'save-state'), 'saved');
 
   // Undo the rewind's file changes (the conversation stays rewound): the agent's files are back,
   // the person's line still there.
   await page.click('[data-testid="undo"]');
-  await page.waitForFunction(() => /Undone/.test(document.querySelector('[data-testid="status"]').textContent));
+  await page.waitForFunction(() => /^Undid/.test(document.querySelector('[data-testid="status"]').textContent));
+  assert.equal(await $text(page, 'status'), "Undid the last rewind's file changes: "
+    + 'restored docs/usage.md, src/app.js, src/welcome.js; deleted notes.txt, src/greet.js.');
   assert.deepEqual(await tree(page), agentTree);
+  // The timeline after the undo: turns 2 and 3 are still listed, their files back.
+  assert.deepEqual(await states(page), ['current', 'undone', 'undone']);
+  assert.match(await page.textContent('[data-testid="turn"][data-turn="2"] [data-testid="turn-state"]'), /rewind undone: its files are back/);
   assert.match(await page.inputValue('[data-testid="editor"]'), /welcome\(user\)[\s\S]*users in total/);
 
   // Fork at turn 1: a second session, selected, which a reload keeps.
