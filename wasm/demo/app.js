@@ -236,12 +236,16 @@ async function act(/** @type {string} */ what, /** @type {() => string | Promise
 
 const onBranch = () => engine.activeBranch(ui.session).messages.filter((m) => m.kind === 'prompt').length;
 
+/** The actions that write files (the others leave the editor's unsaved text alone). */
+const WRITES_FILES = new Set(['code', 'both']);
+const UNDO_HINT = 'Undo last rewind puts the files back.';
+
 /** @type {Record<string, (id: string, policy: Policy) => string>} */
 const ACTIONS = {
   code: (id, policy) => {
     const out = engine.applyFileRewind(ui.session, { since: id, policy });
     const told = filesTold(out);
-    return out.applied ? `Rewound code (${policy}): ${told}.` : `Nothing written: ${out.cause ?? 'the rewind is blocked'}${told ? `; ${told}` : ''}.`;
+    return out.applied ? `Rewound code (${policy}): ${told}. ${UNDO_HINT}` : `Nothing written: ${out.cause ?? 'the rewind is blocked'}${told ? `; ${told}` : ''}.`;
   },
   conversation: (id) => {
     const out = engine.rewindConversation(ui.session, { to: id });
@@ -255,7 +259,7 @@ const ACTIONS = {
     const conversation = out.rewound ? `conversation rewound (${count(left, 'turn')} left it)` : `conversation not rewound (${out.evaluation.reason})`;
     const told = filesTold(out);
     const code = out.applied ? `code (${policy}): ${told || 'no file written'}` : `no file written: ${out.cause ?? 'blocked'}${told ? `; ${told}` : ''}`;
-    return `Rewound: ${conversation}; ${code}.`;
+    return `Rewound: ${conversation}; ${code}.${out.applied ? ` ${UNDO_HINT}` : ''}`;
   },
   fork: (id) => {
     const out = engine.fork(ui.session, { at: id });
@@ -268,17 +272,28 @@ const ACTIONS = {
 // What each button does, for its title while enabled (disable() puts the reason instead).
 for (const b of document.querySelectorAll('button')) b.dataset.does = b.title;
 for (const b of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll('button[data-action]'))) {
-  b.onclick = () => act(b.textContent ?? '', () => {
+  b.onclick = () => {
     const action = b.dataset.action ?? '';
-    const out = ACTIONS[action](/** @type {string} */ (ui.selected), ui.policy ?? 'block');
-    ui.dirty = false; // the files may have changed under the editor
-    if (action !== 'code') ui.selected = null;
-    ui.policy = null;
-    return out;
-  });
+    if (WRITES_FILES.has(action) && !discardEdit()) return;
+    act(b.textContent ?? '', () => run(action));
+  };
 }
 
-button('undo').onclick = () => act('Undo', () => {
+/** Run rewind `action` on the previewed turn with the chosen policy; the status it returns. */
+function run(/** @type {string} */ action) {
+  const out = ACTIONS[action](/** @type {string} */ (ui.selected), ui.policy ?? 'block');
+  if (WRITES_FILES.has(action)) ui.dirty = false; // the files may have changed under the editor
+  if (action !== 'code') ui.selected = null;
+  ui.policy = null;
+  return out;
+}
+
+/** An unsaved edit in the editor: true once the person agrees to drop it (or there is none). */
+function discardEdit() {
+  return !ui.dirty || confirm(`The rewind rewrites the files: discard the unsaved edit of ${ui.file}?`);
+}
+
+button('undo').onclick = () => discardEdit() && act('Undo', () => {
   const ops = engine.resume(ui.session).undoableOperations;
   const out = engine.undo(ui.session, { operationId: ops[ops.length - 1], policy: 'merge' });
   ui.dirty = false;

@@ -88,7 +88,8 @@ test('the web IDE: agent, edit, preview with the conflict, rewind with merge, re
   await page.click('[data-testid="rewind-both"]');
   await page.waitForFunction(() => /^Rewound: conversation rewound/.test(document.querySelector('[data-testid="status"]').textContent));
   assert.equal(await $text(page, 'status'), 'Rewound: conversation rewound (2 turns left it); code (merge): '
-    + 'merged src/app.js (your change kept); restored notes.txt, src/greet.js; deleted docs/usage.md, src/welcome.js.');
+    + 'merged src/app.js (your change kept); restored notes.txt, src/greet.js; deleted docs/usage.md, src/welcome.js. '
+    + 'Undo last rewind puts the files back.');
   await saved(page);
   const expected = agentText.replace('users`);', 'users in total`);').replaceAll('welcome', 'greet');
   assert.equal(await page.inputValue('[data-testid="editor"]'), expected);
@@ -200,7 +201,7 @@ test('the web IDE at 800 px: a conflict that cannot be merged, the policy choice
   await page.waitForFunction(() => /^Rewound code/.test(document.querySelector('[data-testid="status"]').textContent));
   await saved(page);
   assert.equal(await $text(page, 'status'), 'Rewound code (skip): skipped src/app.js (left as it was); '
-    + 'restored notes.txt, src/greet.js; deleted docs/usage.md, src/welcome.js.');
+    + 'restored notes.txt, src/greet.js; deleted docs/usage.md, src/welcome.js. Undo last rewind puts the files back.');
   assert.equal(await page.inputValue('[data-testid="editor"]'), mine);
   assert.deepEqual(await states(page), ['current', 'rewound', 'rewound']);
   assert.match(await page.textContent('[data-testid="turn"][data-turn="3"] [data-testid="turn-state"]'), /code rewound: 3 of its 4 file changes undone/);
@@ -218,10 +219,19 @@ test('the web IDE at 800 px: a conflict that cannot be merged, the policy choice
   assert.match(await page.getAttribute('[data-testid="turn"][data-turn="2"]', 'class'), /selected/);
   assert.equal(await page.isChecked('[data-testid="policy-skip"]'), false);
   await page.check('[data-testid="policy-force"]');
+  // An unsaved edit is not thrown away without asking: refused, nothing is written.
+  await page.fill('[data-testid="editor"]', 'not saved');
+  const asked = [];
+  page.once('dialog', (d) => { asked.push(d.message()); d.dismiss(); });
+  await page.click('[data-testid="rewind-code"]');
+  assert.deepEqual(asked, ['The rewind rewrites the files: discard the unsaved edit of src/app.js?']);
+  assert.equal(await $text(page, 'save-state'), 'unsaved edit');
+  assert.match(await $text(page, 'status'), /^Undid/);
+  page.once('dialog', (d) => d.accept());
   await page.click('[data-testid="rewind-code"]');
   await page.waitForFunction(() => /^Rewound code/.test(document.querySelector('[data-testid="status"]').textContent));
   assert.equal(await $text(page, 'status'), 'Rewound code (force): restored by force src/app.js (your change overwritten); '
-    + 'restored notes.txt, src/greet.js; deleted docs/usage.md, src/welcome.js.');
+    + 'restored notes.txt, src/greet.js; deleted docs/usage.md, src/welcome.js. Undo last rewind puts the files back.');
   const forced = await page.inputValue('[data-testid="editor"]');
   assert.match(forced, /import \{ greet, farewell \} from '\.\/greet\.js';\n/);
   assert.doesNotMatch(forced, /mine/);
