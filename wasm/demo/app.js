@@ -133,7 +133,7 @@ function renderTimeline(/** @type {Turn[]} */ list) {
   ol.replaceChildren();
   if (list.length === 0) ol.append(el('li', { class: 'none', 'data-testid': 'timeline-empty' }, 'No prompts yet: press Run agent.'));
   for (const p of list) {
-    const li = el('li', { class: `${p.state}${p.id === ui.selected ? ' selected' : ''}${p.onBranch ? '' : ' off'}`, 'data-testid': 'turn', 'data-turn': String(p.n), 'data-message': p.id, 'data-state': p.state, title: p.onBranch ? 'Preview a rewind to before this turn' : 'Out of the conversation: no rewind to before it' },
+    const li = el('li', { class: `${p.state}${p.id === ui.selected ? ' selected' : ''}${p.onBranch ? '' : ' off'}`, 'data-testid': 'turn', 'data-turn': String(p.n), 'data-message': p.id, 'data-state': p.state, 'data-on-branch': String(p.onBranch), title: p.onBranch ? 'Preview a rewind to before this turn' : 'Out of the conversation: no rewind to before it' },
       el('div', {}, el('span', { class: 'num' }, `#${p.n}`), el('span', { class: 'text' }, p.text)),
       el('div', { class: `state ${p.state}`, 'data-testid': 'turn-state' }, p.says),
       p.reply ? el('div', { class: 'reply' }, p.reply) : null,
@@ -295,10 +295,14 @@ function discardEdit() {
 
 button('undo').onclick = () => discardEdit() && act('Undo', () => {
   const ops = engine.resume(ui.session).undoableOperations;
+  const before = onBranch();
   const out = engine.undo(ui.session, { operationId: ops[ops.length - 1], policy: 'merge' });
   ui.dirty = false;
   const told = filesTold(out);
-  return out.applied ? `Undid the last rewind's file changes: ${told || 'no file written'}.` : `Nothing undone: ${out.cause ?? 'blocked'}${told ? `; ${told}` : ''}.`;
+  // Said from what changed: an engine that undoes a `both` whole brings its turns back too.
+  const back = onBranch() - before;
+  const conversation = back > 0 ? ` The conversation is back: ${count(back, 'turn')} returned to it.` : '';
+  return out.applied ? `Undid the last rewind's file changes: ${told || 'no file written'}.${conversation}` : `Nothing undone: ${out.cause ?? 'blocked'}${told ? `; ${told}` : ''}.`;
 });
 
 button('run-agent').onclick = () => act('The agent', async () => {

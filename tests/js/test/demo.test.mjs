@@ -111,12 +111,17 @@ test('the web IDE: agent, edit, preview with the conflict, rewind with merge, re
   // the person's line still there.
   await page.click('[data-testid="undo"]');
   await page.waitForFunction(() => /^Undid/.test(document.querySelector('[data-testid="status"]').textContent));
+  // An engine that undoes a `both` whole (issue 31 point 6) brings turns 2 and 3 back into the
+  // conversation; one that undoes its files only leaves them out. The page says which it was.
+  const whole = (await page.$$eval('[data-testid="turn"][data-on-branch="true"]', (ls) => ls.length)) === 3;
   assert.equal(await $text(page, 'status'), "Undid the last rewind's file changes: "
-    + 'restored docs/usage.md, src/app.js, src/welcome.js; deleted notes.txt, src/greet.js.');
+    + 'restored docs/usage.md, src/app.js, src/welcome.js; deleted notes.txt, src/greet.js.'
+    + (whole ? ' The conversation is back: 2 turns returned to it.' : ''));
   assert.deepEqual(await tree(page), agentTree);
   // The timeline after the undo: turns 2 and 3 are still listed, their files back.
-  assert.deepEqual(await states(page), ['current', 'undone', 'undone']);
-  assert.match(await page.textContent('[data-testid="turn"][data-turn="2"] [data-testid="turn-state"]'), /rewind undone: its files are back/);
+  assert.deepEqual(await states(page), whole ? ['current', 'current', 'current'] : ['current', 'undone', 'undone']);
+  assert.match(await page.textContent('[data-testid="turn"][data-turn="2"] [data-testid="turn-state"]'),
+    whole ? /current: a rewind of it was undone/ : /rewind undone: its files are back; it stays out of the conversation/);
   assert.match(await page.inputValue('[data-testid="editor"]'), /welcome\(user\)[\s\S]*users in total/);
 
   // Fork at turn 1: a second session, selected, which a reload keeps.
