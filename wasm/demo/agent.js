@@ -1,8 +1,14 @@
+// @ts-check
 // The demo's scripted "agent": three turns over the demo project, recorded the way a real agent
 // host records them. Turn 1 edits two files (recordEdit with the exact bytes before and after),
 // turn 2 creates one file and deletes another, turn 3 is a shell-like bulk change (a `git mv`
 // and a `sed` over several files) captured by two workspace snapshots around it (snapshotWorkspace), not by
 // per-file edits. Pure logic over an engine and a workspace: no DOM.
+
+/** @typedef {import('../pkg/web/rewind_wasm.js').Engine} Engine */
+/** @typedef {import('../pkg/web/persist.js').BrowserWorkspace} Workspace */
+/** @typedef {(before: string | null) => string | null} Change */
+/** @typedef {{ prompt: string, reply: string, edits?: Record<string, Change>, shell?: { command: string, run: (w: Workspace) => void } }} ScriptedTurn */
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -37,6 +43,7 @@ TODO: delete this file once they exist
 };
 
 /** Each turn: the prompt, the reply, and its changes (path → old text → new text or null). */
+/** @type {ScriptedTurn[]} */
 export const TURNS = [
   {
     prompt: 'Add a farewell message and print it after each greeting',
@@ -80,7 +87,7 @@ export function farewell(name) {
         }
         for (const path of workspace.paths()) {
           if (!/^(src\/.*\.js|docs\/.*\.md)$/.test(path)) continue;
-          const old = workspace.readText(path);
+          const old = /** @type {string} */ (workspace.readText(path)); // listed, so present
           const changed = old.replaceAll('greet', 'welcome').replaceAll('Greet', 'Welcome');
           if (changed !== old) workspace.writeText(path, changed);
         }
@@ -90,13 +97,17 @@ export function farewell(name) {
 ];
 
 /** Put the seed files in an empty workspace. */
-export function seed(workspace) {
+export function seed(/** @type {Workspace} */ workspace) {
   for (const [path, text] of Object.entries(SEED)) workspace.write(path, enc.encode(text));
 }
 
 /**
  * Run every scripted turn in session `id`; `step()` is awaited after each engine call so the page
  * can redraw (and the store write behind) while the agent "works".
+ * @param {Engine} engine
+ * @param {Workspace} workspace
+ * @param {string} id
+ * @param {() => Promise<void>} step
  */
 export async function runAgent(engine, workspace, id, step = async () => {}) {
   for (const t of TURNS) {

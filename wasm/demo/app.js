@@ -1,17 +1,29 @@
-// The web IDE demo: a file tree, an editor, a scripted agent, a timeline of prompts, the diff a
-// rewind would write (conflicts beside the person's change), rewind code / conversation / both,
-// undo and fork. Everything lives in the browser store (rewind-wasm/persist): the engine's
-// records and the workspace files are in IndexedDB, so a reload brings the whole state back;
-// only the UI's own selection (session, open file) is in localStorage.
+// @ts-check
+// The web IDE demo: a file tree, an editor, a scripted agent, a timeline of every turn with its
+// state, the diff a rewind would write (conflicts beside the person's change), the policy for a
+// conflict chosen by the person, rewind code / conversation / both, undo and fork; every status
+// line told from the engine's outcome. Everything lives in the browser store
+// (rewind-wasm/persist): the engine's records and the workspace files are in IndexedDB, so a
+// reload brings the whole state back; only the UI's own state (session, open file, the prompts
+// it has shown, turns.js) is in localStorage.
 import { openBrowserEngine, deleteBrowserEngine } from '../pkg/web/persist.js';
 import { runAgent, seed } from './agent.js';
-import { count, el, renderDiff } from './diff-view.js';
+import { el, renderDiff } from './diff-view.js';
+import { count, describePolicy, filesTold, policies, POLICY_NAME } from './plan.js';
+import { allTurns } from './turns.js';
 
-const STORE = new URLSearchParams(location.search).get('store') ?? 'demo';
+/** @typedef {import('./plan.js').Policy} Policy */
+/** @typedef {import('./plan.js').RewindDiff} RewindDiff */
+/** @typedef {import('./turns.js').Turn} Turn */
+
+const params = new URLSearchParams(location.search);
+const STORE = params.get('store') ?? 'demo';
 const PREFS = `rewind-demo:${STORE}`;
-const STEP_MS = Number(new URLSearchParams(location.search).get('step') ?? 90);
-const $ = (id) => document.getElementById(id);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const STEP_MS = Number(params.get('step') ?? 90);
+const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+const editor = /** @type {HTMLTextAreaElement} */ ($('editor'));
+const button = (/** @type {string} */ id) => /** @type {HTMLButtonElement} */ ($(id));
+const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
 
 const store = await openBrowserEngine({ name: STORE });
 const { engine, workspace } = store;
@@ -24,42 +36,52 @@ if (store.created) {
 const prefs = JSON.parse(localStorage.getItem(PREFS) ?? '{}');
 const ui = {
   session: engine.listSessions().some((s) => s.id === prefs.session) ? prefs.session : engine.listSessions()[0].id,
+  /** @type {string} */
   file: prefs.file ?? 'src/app.js',
-  selected: null, // the prompt message id whose "rewind to before it" is previewed
+  /** @type {string | null} the prompt message id whose "rewind to before it" is previewed */
+  selected: null,
+  /** @type {Policy | null} the person's choice for the previewed rewind's conflicts */
+  policy: null,
   dirty: false, // the editor holds unsaved text
+  flushing: false, // a flush to IndexedDB is under way
   busy: false,
 };
 const savePrefs = () => localStorage.setItem(PREFS, JSON.stringify({ session: ui.session, file: ui.file }));
+const turnsKey = () => `${PREFS}:turns:${ui.session}`;
+
+/** The header's save state: the editor's unsaved text first, then the store's. */
+function renderSaveState() {
+  const [text, cls, title] = ui.dirty ? ['unsaved edit', 'pill busy', `${ui.file} has an edit not saved yet: Save (Ctrl+S) keeps it`]
+    : ui.flushing ? ['saving…', 'pill busy', 'Writing to IndexedDB']
+      : ['saved', 'pill saved', 'Everything is in IndexedDB'];
+  Object.assign($('save-state'), { textContent: text, className: cls, title });
+}
 
 /** Flush the store, showing whether everything is durable yet. */
 async function persist() {
-  $('save-state').textContent = 'saving…';
-  $('save-state').className = 'pill busy';
-  await store.flush();
-  $('save-state').textContent = 'saved';
-  $('save-state').className = 'pill saved';
+  ui.flushing = true;
+  renderSaveState();
+  try {
+    await store.flush();
+  } finally {
+    ui.flushing = false;
+    renderSaveState();
+  }
 }
 
-function status(text, error = false) {
+function status(/** @type {string} */ text, error = false) {
   $('status').textContent = text;
   $('status').className = `status${error ? ' error' : ''}`;
 }
 
 // ---- rendering -------------------------------------------------------------------------------
 
-function prompts() {
-  const { messages } = engine.activeBranch(ui.session);
-  const replies = new Map(messages.filter((m) => m.kind === 'reply').map((m) => [m.turnId, m.text]));
-  return messages.filter((m) => m.kind === 'prompt').map((m, i) => ({ ...m, n: i + 1, reply: replies.get(m.turnId) }));
-}
-
 function renderSessions() {
-  const select = $('session-select');
-  select.replaceChildren(...engine.listSessions().map((s, i) =>
+  $('session-select').replaceChildren(...engine.listSessions().map((s, i) =>
     el('option', { value: s.id, selected: s.id === ui.session }, `${i + 1}. ${s.kind === 'fork' ? 'Fork' : s.title}`)));
 }
 
-function renderTree(conflicts) {
+function renderTree(/** @type {Set<string>} */ conflicts) {
   const tree = $('tree');
   tree.replaceChildren();
   let dir = null;
@@ -79,49 +101,93 @@ function renderTree(conflicts) {
 function renderEditor() {
   const text = workspace.readText(ui.file);
   $('editor-path').textContent = text === null ? `${ui.file} (deleted)` : ui.file;
-  $('editor').disabled = text === null;
-  if (!ui.dirty) $('editor').value = text ?? '';
+  editor.disabled = text === null;
+  if (!ui.dirty) editor.value = text ?? '';
   $('editor-dirty').hidden = !ui.dirty;
-  $('save').disabled = !ui.dirty;
+  disable(button('save'), ui.dirty ? null : 'Nothing to save: the editor holds the file as it is');
+  renderSaveState();
 }
 
-/** The files a turn changed, with the lines its changes added and removed. */
-function turnFiles(turnId) {
+/** The files a turn changed, with the engine's line counts for undoing each. */
+function turnFiles(/** @type {string} */ turnId) {
+  /** @type {Map<string, { path: string, kind: string, created: boolean, deleted: boolean, undone: boolean }>} */
   const byPath = new Map();
   for (const c of engine.checkpoints(ui.session).filter((c) => c.turnId === turnId)) {
     for (const f of c.files) {
       const was = byPath.get(f.path);
-      byPath.set(f.path, { path: f.path, kind: c.kind, created: (was?.created ?? f.before === 'missing'), deleted: f.after === 'missing' });
+      byPath.set(f.path, { path: f.path, kind: c.kind, created: (was?.created ?? f.before === 'missing'), deleted: f.after === 'missing', undone: f.undone });
     }
   }
   return [...byPath.values()].map((f) => {
-    const { stats } = engine.previewFileRewind(ui.session, { turn: turnId, paths: [f.path], includeExternal: f.kind === 'external' });
-    return { ...f, additions: stats.additions, deletions: stats.deletions };
+    try {
+      const { stats } = engine.previewFileRewind(ui.session, { turn: turnId, paths: [f.path], includeExternal: f.kind === 'external' });
+      return { ...f, additions: `+${stats.additions}`, deletions: `−${stats.deletions}` };
+    } catch {
+      return { ...f, additions: '', deletions: '' }; // the engine gives no count for it: none shown
+    }
   });
 }
 
-function renderTimeline(list) {
+function renderTimeline(/** @type {Turn[]} */ list) {
   const ol = $('timeline');
   ol.replaceChildren();
   if (list.length === 0) ol.append(el('li', { class: 'none', 'data-testid': 'timeline-empty' }, 'No prompts yet: press Run agent.'));
   for (const p of list) {
-    const files = turnFiles(p.turnId);
-    const li = el('li', { class: p.id === ui.selected ? 'selected' : '', 'data-testid': 'turn', 'data-turn': String(p.n), 'data-message': p.id },
+    const li = el('li', { class: `${p.state}${p.id === ui.selected ? ' selected' : ''}${p.onBranch ? '' : ' off'}`, 'data-testid': 'turn', 'data-turn': String(p.n), 'data-message': p.id, 'data-state': p.state, 'data-on-branch': String(p.onBranch), title: p.onBranch ? 'Preview a rewind to before this turn' : 'Out of the conversation: no rewind to before it' },
       el('div', {}, el('span', { class: 'num' }, `#${p.n}`), el('span', { class: 'text' }, p.text)),
+      el('div', { class: `state ${p.state}`, 'data-testid': 'turn-state' }, p.says),
       p.reply ? el('div', { class: 'reply' }, p.reply) : null,
-      el('ul', {}, files.map((f) => el('li', { 'data-testid': 'turn-file', 'data-path': f.path },
+      el('ul', {}, turnFiles(p.turnId).map((f) => el('li', { 'data-testid': 'turn-file', 'data-path': f.path, class: f.undone ? 'undone' : '', title: f.undone ? `${f.path}: this change is undone` : f.path },
         el('span', { class: 'kind', title: f.kind }, `${f.kind === 'shell' ? '$' : f.kind === 'external' ? 'you ' : ''}${f.created ? 'A' : f.deleted ? 'D' : 'M'}`),
         el('span', {}, f.path),
-        el('span', { class: 'plus' }, `+${f.additions}`),
-        el('span', { class: 'minus' }, `−${f.deletions}`)))));
-    li.onclick = () => select(p.id);
+        el('span', { class: 'plus' }, f.additions),
+        el('span', { class: 'minus' }, f.deletions)))));
+    if (p.onBranch) li.onclick = () => select(p.id);
     ol.append(li);
   }
 }
 
+/** The policy choice: shown when the previewed rewind has a conflict, one choice per policy that applies. */
+function renderPolicy(/** @type {RewindDiff | null} */ diff) {
+  const offered = diff ? policies(diff) : [];
+  if (ui.policy && !offered.includes(ui.policy)) ui.policy = null;
+  if (offered.length === 1) ui.policy = offered[0]; // nothing to choose
+  const box = /** @type {HTMLFieldSetElement} */ ($('policy'));
+  box.hidden = !diff || offered[0] === 'block';
+  box.disabled = ui.busy;
+  if (!diff || box.hidden) {
+    $('policy-choices').replaceChildren();
+    return;
+  }
+  $('policy-choices').replaceChildren(...offered.map((p) => {
+    const input = el('input', { type: 'radio', name: 'policy', value: p, checked: p === ui.policy, 'data-testid': `policy-${p}` });
+    input.onchange = () => { ui.policy = p; render(); };
+    return el('label', { class: 'choice', 'data-testid': 'policy-choice', 'data-policy': p }, input,
+      el('span', {}, el('b', {}, POLICY_NAME[p]), ' — ', describePolicy(diff, p)));
+  }));
+}
+
+/** Disable `b` with `why` as its title, or enable it (null). */
+function disable(/** @type {HTMLButtonElement} */ b, /** @type {string | null} */ why) {
+  b.disabled = why !== null;
+  b.title = why ?? b.dataset.does ?? '';
+}
+
+function renderButtons(/** @type {Turn | undefined} */ selected, /** @type {RewindDiff | null} */ diff) {
+  const busy = ui.busy ? 'Busy: wait for the running action to finish' : null;
+  const none = selected ? null : 'Select a prompt in the timeline first';
+  const choose = diff && ui.policy === null ? 'Choose what to do with the conflicting file first (above)' : null;
+  const empty = diff && diff.files.length === 0 ? 'Nothing to restore: the files already hold what they held then' : null;
+  /** @type {Record<string, string | null>} */
+  const why = { code: busy ?? none ?? empty ?? choose, both: busy ?? none ?? choose, conversation: busy ?? none, fork: busy ?? none };
+  for (const b of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll('button[data-action]'))) disable(b, why[b.dataset.action ?? ''] ?? null);
+  disable(button('undo'), busy ?? (engine.resume(ui.session).undoableOperations.length === 0 ? 'No rewind to undo' : null));
+  disable(button('run-agent'), busy);
+}
+
 function render() {
-  const list = prompts();
-  if (!list.some((p) => p.id === ui.selected)) ui.selected = null;
+  const list = allTurns(engine, ui.session, turnsKey());
+  if (!list.some((p) => p.id === ui.selected && p.onBranch)) ui.selected = null;
   const selected = list.find((p) => p.id === ui.selected);
   const diff = selected ? engine.diffFileRewind(ui.session, { since: selected.id }) : null;
   const conflicts = new Set((diff?.files ?? []).filter((f) => !f.safe).map((f) => f.path));
@@ -129,17 +195,15 @@ function render() {
   renderTree(conflicts);
   renderEditor();
   renderTimeline(list);
-  renderDiff($('diff'), diff, selected ? `turn ${selected.n}` : '');
+  renderPolicy(diff);
+  renderDiff($('diff'), diff, selected ? `turn ${selected.n}` : '', ui.policy);
   $('target').textContent = selected ? `Rewind to before turn ${selected.n}: “${selected.text}”` : 'Select a prompt to preview a rewind to before it.';
-  for (const b of document.querySelectorAll('[data-action]')) b.disabled = ui.busy || !selected;
-  $('undo').disabled = ui.busy || engine.resume(ui.session).undoableOperations.length === 0;
-  $('run-agent').disabled = ui.busy;
-  return diff;
+  renderButtons(selected, diff);
 }
 
 // ---- actions ---------------------------------------------------------------------------------
 
-function openFile(path) {
+function openFile(/** @type {string} */ path) {
   if (ui.dirty && !confirm(`Discard the unsaved edit of ${ui.file}?`)) return;
   ui.file = path;
   ui.dirty = false;
@@ -147,19 +211,22 @@ function openFile(path) {
   render();
 }
 
-function select(messageId) {
+function select(/** @type {string} */ messageId) {
   ui.selected = ui.selected === messageId ? null : messageId;
+  ui.policy = null;
   render();
 }
 
 /** Run an action that changes the store: errors to the status line, then flush and redraw. */
-async function act(what, f) {
+async function act(/** @type {string} */ what, /** @type {() => string | Promise<string>} */ f) {
   if (ui.busy) return;
   ui.busy = true;
+  render();
   try {
-    status(await f() ?? '');
+    status(await f());
   } catch (e) {
-    status(`${what} failed: ${e.code ? `[${e.code}] ` : ''}${e.message}`, true);
+    const err = /** @type {{ code?: string, message?: string }} */ (e);
+    status(`${what} failed: ${err.code ? `[${err.code}] ` : ''}${err.message}`, true);
   } finally {
     ui.busy = false;
     await persist();
@@ -167,26 +234,32 @@ async function act(what, f) {
   }
 }
 
-/** Merge when every conflict is mergeable; otherwise restore what is safe and skip the rest. */
-function policy(diff) {
-  const unsafe = diff.files.filter((f) => !f.safe);
-  return unsafe.length === 0 ? 'block' : unsafe.every((f) => f.mergeable) ? 'merge' : 'skip';
-}
+const onBranch = () => engine.activeBranch(ui.session).messages.filter((m) => m.kind === 'prompt').length;
 
-const files = (out) => out.restoredFiles.map((f) => `${f.path}${f.merged ? ' (merged)' : ''}`).join(', ') || 'nothing';
+/** The actions that write files (the others leave the editor's unsaved text alone). */
+const WRITES_FILES = new Set(['code', 'both']);
+const UNDO_HINT = 'Undo last rewind puts the files back.';
 
+/** @type {Record<string, (id: string, policy: Policy) => string>} */
 const ACTIONS = {
-  code: (id, diff) => {
-    const out = engine.applyFileRewind(ui.session, { since: id, policy: policy(diff) });
-    return out.applied ? `Restored ${files(out)}.` : `Nothing written: ${out.cause ?? 'the rewind is blocked'}.`;
+  code: (id, policy) => {
+    const out = engine.applyFileRewind(ui.session, { since: id, policy });
+    const told = filesTold(out);
+    return out.applied ? `Rewound code (${policy}): ${told}. ${UNDO_HINT}` : `Nothing written: ${out.cause ?? 'the rewind is blocked'}${told ? `; ${told}` : ''}.`;
   },
   conversation: (id) => {
     const out = engine.rewindConversation(ui.session, { to: id });
-    return `Conversation rewound: ${count(out.removedTurnIds.length, 'turn')} left the branch.`;
+    if (!out.rewound) return `Conversation not rewound: ${out.evaluation.reason}.`;
+    return `Conversation rewound: ${count(out.removedTurnIds.length, 'turn')} left it; the files are as they were.`;
   },
-  both: (id, diff) => {
-    const out = engine.rewind(ui.session, { scope: 'both', to: id, policy: policy(diff) });
-    return `Rewound code and conversation: restored ${files(out)}.`;
+  both: (id, policy) => {
+    const turnsBefore = onBranch();
+    const out = /** @type {import('../pkg/web/rewind_wasm.js').BothRewindOutcome} */ (engine.rewind(ui.session, { scope: 'both', to: id, policy }));
+    const left = turnsBefore - onBranch();
+    const conversation = out.rewound ? `conversation rewound (${count(left, 'turn')} left it)` : `conversation not rewound (${out.evaluation.reason})`;
+    const told = filesTold(out);
+    const code = out.applied ? `code (${policy}): ${told || 'no file written'}` : `no file written: ${out.cause ?? 'blocked'}${told ? `; ${told}` : ''}`;
+    return `Rewound: ${conversation}; ${code}.${out.applied ? ` ${UNDO_HINT}` : ''}`;
   },
   fork: (id) => {
     const out = engine.fork(ui.session, { at: id });
@@ -196,24 +269,43 @@ const ACTIONS = {
   },
 };
 
-for (const b of document.querySelectorAll('[data-action]')) {
-  b.onclick = () => act(b.textContent, () => {
-    const diff = engine.diffFileRewind(ui.session, { since: ui.selected });
-    const out = ACTIONS[b.dataset.action](ui.selected, diff);
-    ui.dirty = false; // the files may have changed under the editor
-    if (b.dataset.action !== 'code') ui.selected = null;
-    return out;
-  });
+// What each button does, for its title while enabled (disable() puts the reason instead).
+for (const b of document.querySelectorAll('button')) b.dataset.does = b.title;
+for (const b of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll('button[data-action]'))) {
+  b.onclick = () => {
+    const action = b.dataset.action ?? '';
+    if (WRITES_FILES.has(action) && !discardEdit()) return;
+    act(b.textContent ?? '', () => run(action));
+  };
 }
 
-$('undo').onclick = () => act('Undo', () => {
+/** Run rewind `action` on the previewed turn with the chosen policy; the status it returns. */
+function run(/** @type {string} */ action) {
+  const out = ACTIONS[action](/** @type {string} */ (ui.selected), ui.policy ?? 'block');
+  if (WRITES_FILES.has(action)) ui.dirty = false; // the files may have changed under the editor
+  if (action !== 'code') ui.selected = null;
+  ui.policy = null;
+  return out;
+}
+
+/** An unsaved edit in the editor: true once the person agrees to drop it (or there is none). */
+function discardEdit() {
+  return !ui.dirty || confirm(`The rewind rewrites the files: discard the unsaved edit of ${ui.file}?`);
+}
+
+button('undo').onclick = () => discardEdit() && act('Undo', () => {
   const ops = engine.resume(ui.session).undoableOperations;
+  const before = onBranch();
   const out = engine.undo(ui.session, { operationId: ops[ops.length - 1], policy: 'merge' });
   ui.dirty = false;
-  return out.applied ? `Undone: ${files(out)} back.` : `Nothing undone: ${out.cause ?? 'blocked'}.`;
+  const told = filesTold(out);
+  // Said from what changed: an engine that undoes a `both` whole brings its turns back too.
+  const back = onBranch() - before;
+  const conversation = back > 0 ? ` The conversation is back: ${count(back, 'turn')} returned to it.` : '';
+  return out.applied ? `Undid the last rewind's file changes: ${told || 'no file written'}.${conversation}` : `Nothing undone: ${out.cause ?? 'blocked'}${told ? `; ${told}` : ''}.`;
 });
 
-$('run-agent').onclick = () => act('The agent', async () => {
+button('run-agent').onclick = () => act('The agent', async () => {
   $('agent-state').textContent = 'working…';
   $('agent-state').className = 'pill busy';
   try {
@@ -225,18 +317,19 @@ $('run-agent').onclick = () => act('The agent', async () => {
   return 'The agent finished its turns.';
 });
 
-$('editor').oninput = () => {
+editor.oninput = () => {
   ui.dirty = true;
   $('editor-dirty').hidden = false;
-  $('save').disabled = false;
+  disable(button('save'), null);
+  renderSaveState();
 };
 const save = () => act('Save', () => {
-  workspace.writeText(ui.file, $('editor').value);
+  workspace.writeText(ui.file, editor.value);
   ui.dirty = false;
   return `Saved ${ui.file}.`;
 });
-$('save').onclick = save;
-$('editor').onkeydown = (e) => {
+button('save').onclick = save;
+editor.onkeydown = (/** @type {KeyboardEvent} */ e) => {
   if ((e.ctrlKey || e.metaKey) && e.key === 's') {
     e.preventDefault();
     save();
@@ -244,17 +337,18 @@ $('editor').onkeydown = (e) => {
 };
 
 $('session-select').onchange = (e) => {
-  ui.session = e.target.value;
+  ui.session = /** @type {HTMLSelectElement} */ (e.target).value;
   ui.selected = null;
+  ui.policy = null;
   savePrefs();
   render();
 };
 
-$('reset').onclick = async () => {
+button('reset').onclick = async () => {
   if (!confirm('Delete every session and file of this demo?')) return;
   store.close();
   await deleteBrowserEngine(STORE);
-  localStorage.removeItem(PREFS);
+  for (const key of Object.keys(localStorage)) if (key === PREFS || key.startsWith(`${PREFS}:`)) localStorage.removeItem(key);
   location.reload();
 };
 
