@@ -33,8 +33,7 @@ pub(crate) struct PathPlan {
     pub(crate) newest_seq: u64,
     /// Every checkpoint whose change of this path a write undoes.
     pub(crate) undid: Vec<CheckpointId>,
-    pub(crate) stats: LineStats,
-    /// A change of this path is too large for a patch: `stats` does not count it.
+    /// A change of this path is too large for a patch.
     pub(crate) large: bool,
     /// Disk content at plan time (`Some(None)` = absent); `None` when it could not be read.
     pub(crate) current: Option<Option<Vec<u8>>>,
@@ -198,10 +197,6 @@ pub(super) fn plan_path(
         tool_names: chain.iter().map(|c| c.tool_name.clone()).collect(),
         newest_seq: chain.last().map_or(0, |c| c.seq),
         undid: chain.iter().filter_map(|c| c.checkpoint.clone()).collect(),
-        stats: chain.iter().fold(LineStats::default(), |acc, c| LineStats {
-            additions: acc.additions + c.stats.additions,
-            deletions: acc.deletions + c.stats.deletions,
-        }),
         large: chain.iter().any(|c| c.large),
         current: None,
         current_hash: None,
@@ -314,6 +309,7 @@ impl Plan {
                 mergeable: false,
                 large: false,
                 forceable: false,
+                lines: LineStats::default(),
             })
             .collect();
         let mut lines = LineStats::default();
@@ -323,8 +319,9 @@ impl Plan {
                 unchanged_files.push(p.path.to_string());
                 continue;
             }
-            lines.additions += p.stats.additions;
-            lines.deletions += p.stats.deletions;
+            let written = super::diff::written(p).unwrap_or_default();
+            lines.additions = lines.additions.saturating_add(written.additions);
+            lines.deletions = lines.deletions.saturating_add(written.deletions);
             let tool_names = p.tool_names.iter().cloned().collect();
             match (&p.conflict, &p.target) {
                 (None, Some(target)) => safe_files.push(SafeFile {
@@ -333,6 +330,7 @@ impl Plan {
                     operation_count: p.operation_count,
                     tool_names,
                     large: p.large,
+                    lines: written,
                 }),
                 (conflict, _) => {
                     let c = conflict
@@ -349,6 +347,7 @@ impl Plan {
                         mergeable: p.merged.is_some(),
                         large: p.large,
                         forceable: p.forceable(),
+                        lines: written,
                     });
                 }
             }

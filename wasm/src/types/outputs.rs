@@ -94,6 +94,9 @@ export interface SafeFile {
   toolNames: string[];
   /** Too large for a patch (over 1 MiB): the preview's line counts leave it out. */
   large?: boolean;
+  /** Lines the rewind writes in this file: added back, and removed (disk now → restored; the diff's counts). */
+  additions: number;
+  deletions: number;
 }
 export interface UnsafeFile {
   path: string;
@@ -109,6 +112,9 @@ export interface UnsafeFile {
   large?: boolean;
   /** `force` would restore it: the content to restore is known (journaled, so undoable). */
   forceable: boolean;
+  /** Lines a restore would write in this file, as `force` writes it (0 where a side is unknown). */
+  additions: number;
+  deletions: number;
 }
 export interface Preview {
   sessionId: string;
@@ -119,6 +125,7 @@ export interface Preview {
   /** Paths that already hold what the rewind would restore: not written, not counted. */
   unchangedFiles: string[];
   revertedPaths: string[];
+  /** `additions` / `deletions`: lines the rewind writes (added back / removed; disk now → restored), the same count as `RewindDiff.stats`. */
   stats: { files: number; checkpoints: number; additions: number; deletions: number };
 }
 /** What a rewind does to a file in a `RewindDiff`. */

@@ -152,7 +152,7 @@ pub(super) fn choose_prompt(
     // Leave room for the question and the lines printed before it.
     let page = asker.height().saturating_sub(4);
     asker.select(
-        "Go back to before which prompt (Esc cancels)",
+        "Go back to before which prompt (lines: what its turn changed; Esc cancels)",
         &items,
         page,
         false,
