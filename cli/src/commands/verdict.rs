@@ -23,7 +23,8 @@ pub(super) fn word<T: serde::Serialize>(v: &T) -> String {
         .unwrap_or_default()
 }
 
-fn names(files: &[&UnsafeFile]) -> String {
+/// Up to three paths, then how many more: `a, b, c and 2 more`.
+pub(super) fn names(files: &[&UnsafeFile]) -> String {
     let shown: Vec<String> = files
         .iter()
         .take(3)
