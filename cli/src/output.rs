@@ -59,6 +59,19 @@ fn on_path(program: &str) -> bool {
         .is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(program).is_file()))
 }
 
+/// The pager of a command that pages (then [`page`] too) or may page (the picker), by
+/// [`choose_pager`] with the workspace config's `pager` beside `db`.
+pub(crate) fn set_up_paging(pages: bool, no_pager: bool, db: &std::path::Path) {
+    // A config that does not read is said by the commands that read it, not here.
+    let configured = rewind_host::config::Config::load(db)
+        .ok()
+        .and_then(|c| c.pager);
+    set_pager(choose_pager(no_pager, configured.as_deref()));
+    if pages {
+        page();
+    }
+}
+
 /// The pager this command may use (set once by the dispatch; `None`: never page).
 pub(crate) fn set_pager(command: Option<String>) {
     paging().command = command;

@@ -504,18 +504,17 @@ export interface ActiveBranch {
     modelHistory: string[];
     diagnostics: Diagnostic[];
 }
-export interface SafeFile {
+/** Lines a rewind writes (added back / removed; disk now → restored): a preview's `stats` and files, as `RewindDiff` counts them. */
+export type LineCounts = { additions: number; deletions: number };
+export interface SafeFile extends LineCounts {
     path: string;
     action: FileAction;
     operationCount: number;
     toolNames: string[];
     /** Too large for a patch (over 1 MiB): the preview's line counts leave it out. */
     large?: boolean;
-    /** Lines the rewind writes in this file: added back, and removed (disk now → restored; the diff's counts). */
-    additions: number;
-    deletions: number;
 }
-export interface UnsafeFile {
+export interface UnsafeFile extends LineCounts {
     path: string;
     reason: UnsafeReason;
     currentHash: string | null;
@@ -529,9 +528,6 @@ export interface UnsafeFile {
     large?: boolean;
     /** `force` would restore it: the content to restore is known (journaled, so undoable). */
     forceable: boolean;
-    /** Lines a restore would write in this file, as `force` writes it (0 where a side is unknown). */
-    additions: number;
-    deletions: number;
 }
 export interface Preview {
     sessionId: string;
@@ -542,7 +538,6 @@ export interface Preview {
     /** Paths that already hold what the rewind would restore: not written, not counted. */
     unchangedFiles: string[];
     revertedPaths: string[];
-    /** `additions` / `deletions`: lines the rewind writes (added back / removed; disk now → restored), the same count as `RewindDiff.stats`. */
     stats: { files: number; checkpoints: number; additions: number; deletions: number };
 }
 /** What a rewind does to a file in a `RewindDiff`. */

@@ -78,8 +78,7 @@ pub struct Cli {
     /// Print one JSON document (camelCase fields) instead of text.
     #[arg(long, global = true)]
     json: bool,
-    /// Do not page long output (by default, on a terminal, `diff`, `log`, `ops`, `preview` and
-    /// the picker's diff go through $REWIND_PAGER, `rewind config --pager`, $PAGER or less).
+    /// Print directly: no pager (else on a terminal `diff`, `log`, `ops`, `preview` page).
     #[arg(long = "no-pager", short = 'P', global = true)]
     no_pager: bool,
     /// Colour the text: on a terminal (auto, unless NO_COLOR is set), always or never.
@@ -220,12 +219,11 @@ impl Command {
         matches!(self, Self::Gc(_))
     }
 
-    /// Whether the command's output can be long enough to page (see `output::page`): what a
-    /// person reads, as git pages `log` and `diff`.
+    /// Whether the command's output is paged on a terminal (`output::page`), as git's `log`.
     fn pages(&self) -> bool {
         matches!(
             self,
-            Self::Log(_) | Self::Ops(_) | Self::Preview(_) | Self::Diff(_) | Self::Checkpoints(_)
+            Self::Log(_) | Self::Ops(_) | Self::Preview(_) | Self::Diff(_)
         )
     }
 
@@ -277,17 +275,7 @@ pub(crate) fn run(cli: Cli) -> Result<Report, CliError> {
     }
     let (workspace, db) = (located.workspace, located.db);
     if !cli.json && (command.pages() || matches!(command, Command::Pick(_))) {
-        // A config that does not read is said by the commands that need it, not here.
-        let configured = rewind_host::config::Config::load(&db)
-            .ok()
-            .and_then(|c| c.pager);
-        crate::output::set_pager(crate::output::choose_pager(
-            cli.no_pager,
-            configured.as_deref(),
-        ));
-        if command.pages() {
-            crate::output::page();
-        }
+        crate::output::set_up_paging(command.pages(), cli.no_pager, &db);
     }
     let color = !cli.json && cli.color.enabled(command.text_to_stderr());
     let now = rewind_core::ports::Clock::now_ms(&rewind_host::native::SystemClock);

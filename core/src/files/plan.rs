@@ -68,6 +68,30 @@ impl PathPlan {
                 )
             })
     }
+    /// The lines a restore writes: disk now → the content to restore (for an unsafe path, what
+    /// `force` would write), by the diff's rules (`diff::build::hunks`: no count for a side
+    /// over the patch limit or not text). The preview's count, equal to the diff's for the
+    /// same path; `None` where lines are not counted or a side is unknown.
+    pub(crate) fn written(&self) -> Option<LineStats> {
+        let (Some(current), Some(target)) = (&self.current, &self.target) else {
+            return None;
+        };
+        let sides = [current.as_deref(), target.as_deref()];
+        if sides.iter().flatten().any(|b| b.len() > patch::PATCH_LIMIT) {
+            return None;
+        }
+        fn text(b: Option<&[u8]>) -> Option<&str> {
+            match b {
+                None => Some(""),
+                Some(b) if b.contains(&0) => None,
+                Some(b) => std::str::from_utf8(b).ok(),
+            }
+        }
+        let (Some(old), Some(new)) = (text(sides[0]), text(sides[1])) else {
+            return None;
+        };
+        Some(patch::stats(&patch::create(old, new, 3)))
+    }
     pub(crate) fn action_of(target: &Option<Vec<u8>>) -> FileAction {
         if target.is_some() {
             FileAction::Restore
@@ -319,7 +343,7 @@ impl Plan {
                 unchanged_files.push(p.path.to_string());
                 continue;
             }
-            let written = super::diff::written(p).unwrap_or_default();
+            let written = p.written().unwrap_or_default();
             lines.additions = lines.additions.saturating_add(written.additions);
             lines.deletions = lines.deletions.saturating_add(written.deletions);
             let tool_names = p.tool_names.iter().cloned().collect();

@@ -175,14 +175,8 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
             true => Some(engine.diff_file_rewind(&session_id, target)?),
             false => None,
         };
-        let text = what_happens(
-            ctx,
-            &chosen,
-            newest,
-            scope,
-            preview.as_ref().map(|p| (p, diff.as_ref())),
-        );
-        asker.page(&text);
+        let files = preview.as_ref().map(|p| (p, diff.as_ref()));
+        asker.page(&what_happens(ctx, &chosen, newest, scope, files));
         // The last thing on screen before the questions: what it comes to, not the last hunk.
         asker.show(&summary(ctx, &chosen, newest, scope, preview.as_ref()));
     }

@@ -111,19 +111,6 @@ pub(super) fn count(hunks: &[DiffHunk]) -> LineStats {
     s
 }
 
-/// The lines a restore of `p` writes: disk now → the content to restore (for an unsafe path,
-/// what `force` would write). This is the one line count of a rewind: the preview's, the
-/// diff's (`count` of the same hunks) and so every front end's. `None` where lines are not
-/// counted: a side binary or large, or a side unknown.
-pub(crate) fn written(p: &PathPlan) -> Option<LineStats> {
-    let (Some(current), Some(target)) = (&p.current, &p.target) else {
-        return None;
-    };
-    hunks(current.as_deref(), target.as_deref())
-        .ok()
-        .map(|h| count(&h))
-}
-
 /// The content behind a recorded hash (`Some(None)` = absent), or `None` when the store no
 /// longer has it intact: the side is then not shown rather than the whole diff failing.
 fn content(

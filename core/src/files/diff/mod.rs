@@ -7,8 +7,6 @@ mod build;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use build::written;
-
 use super::dirs::plan;
 use super::gather::{gather, log_for};
 use super::{Error, TargetOptions, UnsafeReason};
