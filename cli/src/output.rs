@@ -110,6 +110,18 @@ fn spawn(command: &str, to: Stdio) -> io::Result<(Child, ChildStdin)> {
     Ok((child, stdin))
 }
 
+/// While the pager runs, Ctrl-C is the pager's (less stops a search with it): this process
+/// lets it pass, as git does, rather than die under a pager still reading the terminal.
+fn ignore_interrupts() {
+    #[cfg(unix)]
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGQUIT] {
+        let _ = signal_hook::flag::register(
+            signal,
+            std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
+        );
+    }
+}
+
 /// Wait for the pager, if one runs, once every byte was written: the shell's prompt comes
 /// back after the person quits it, not under it.
 pub(crate) fn finish() {
@@ -180,6 +192,9 @@ pub(crate) fn stdout(text: &str) -> io::Result<()> {
         // A pager that cannot start is no reason to lose the output: it goes to stdout.
         let command = p.command.clone().unwrap_or_default();
         p.running = spawn(&command, Stdio::inherit()).ok();
+        if p.running.is_some() {
+            ignore_interrupts();
+        }
     }
     if let Some((_, pager)) = &mut p.running {
         return pager
