@@ -407,7 +407,10 @@ fn previews_say_which_files_are_too_large_for_line_counts() {
     assert_eq!(preview["safeFiles"][0]["path"], "big.txt");
     assert_eq!(preview["safeFiles"][0]["large"], true);
     assert!(preview["safeFiles"][1].get("large").is_none(), "{preview}");
-    assert_eq!(preview["stats"]["additions"], 2);
+    // What the rewind writes: it deletes small.txt's two lines (big.txt is not counted).
+    assert_eq!(preview["stats"]["additions"], 0);
+    assert_eq!(preview["stats"]["deletions"], 2);
+    assert_eq!(preview["safeFiles"][1]["deletions"], 2);
 
     let out = b.text(&["preview", &session, "--since", &p]);
     let text = String::from_utf8_lossy(&out.stdout);
@@ -420,7 +423,9 @@ fn previews_say_which_files_are_too_large_for_line_counts() {
         "{text}"
     );
     assert!(
-        text.contains("+2 -0 lines to undo (not counting 1 large file)"),
+        text.contains(
+            "2 files; the rewind adds 0 lines and removes 2 lines (not counting 1 large file)"
+        ),
         "{text}"
     );
 }

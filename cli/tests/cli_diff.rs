@@ -111,7 +111,7 @@ fn stat_counts_lines_per_file_with_plurals() {
     assert!(out.contains(" gone.txt | 1 +\n"), "{out}");
     assert!(out.contains(" new.txt  | 1 -\n"), "{out}");
     assert!(
-        out.contains("3 files changed, 2 insertions(+), 2 deletions(-)"),
+        out.contains("3 files; the rewind adds 2 lines and removes 2 lines"),
         "{out}"
     );
     assert!(!out.contains("@@"), "a stat has no hunks: {out}");
@@ -120,9 +120,33 @@ fn stat_counts_lines_per_file_with_plurals() {
         &["diff", &session, "--since", &m, "--stat", "--path", "a.txt"],
     );
     assert!(
-        one.contains("1 file changed, 1 insertion(+), 1 deletion(-)"),
+        one.contains("1 file; the rewind adds 1 line and removes 1 line"),
         "{one}"
     );
+}
+
+#[test]
+fn preview_and_diff_give_one_count_of_what_the_rewind_writes() {
+    let b = Bench::new();
+    let (session, m) = turn(&b);
+    let diff = b.ok(&["diff", &session, "--since", &m]);
+    let preview = b.ok(&["preview", &session, "--since", &m]);
+    for field in ["additions", "deletions"] {
+        assert_eq!(preview["stats"][field], diff["stats"][field], "{field}");
+    }
+    let a = preview["safeFiles"]
+        .as_array()
+        .and_then(|files| files.iter().find(|f| f["path"] == "a.txt"))
+        .expect("a.txt in the preview");
+    assert_eq!(
+        (a["additions"].clone(), a["deletions"].clone()),
+        (1.into(), 1.into())
+    );
+    let said = "3 files; the rewind adds 2 lines and removes 2 lines";
+    let text_of = |cmd: &str| text(&b, &[cmd, &session, "--since", &m]);
+    assert!(text_of("preview").contains(said), "{}", text_of("preview"));
+    let stat = text(&b, &["diff", &session, "--since", &m, "--stat"]);
+    assert!(stat.contains(said), "{stat}");
 }
 
 #[test]

@@ -205,7 +205,7 @@ fn a_file_edited_since_asks_how_to_treat_it() {
     send(&mut p, DOWN);
     send(&mut p, ENTER);
     expect(&mut p, "CONFLICT src/lib.rs");
-    expect(&mut p, "1 file edited since the agent changed it");
+    expect(&mut p, "src/lib.rs was edited since the agent changed it");
     expect(&mut p, "Merge");
     expect(&mut p, "Skip");
     expect(&mut p, "Force");
@@ -310,4 +310,43 @@ fn the_list_stops_at_the_latest_fifty_but_any_prompt_can_be_named_by_id() {
     let turn = s(&b.ok(&["log", &session])["messages"][0], "turnId");
     let out = b.ok(&["pick", "--turn", &turn, "--scope", "conversation", "--yes"]);
     assert_eq!(s(&out, "targetMessageId"), first);
+}
+
+#[test]
+fn the_diff_goes_through_the_pager_and_a_summary_comes_before_the_question() {
+    let b = Bench::new();
+    let (_, _, _) = two_turns(&b);
+    b.write("src/lib.rs", b"A\nb\nc\nd\ne\nF\ng\n");
+    // A pager that marks every line it shows, and says when the person "quit" it.
+    let mut c = b.command();
+    c.args(["pick", "--scope", "code"])
+        .env("TERM", "xterm")
+        .env("NO_COLOR", "1")
+        .env_remove("CLICOLOR_FORCE")
+        .env("REWIND_PAGER", "sed 's/^/paged: /'; echo pager-quit");
+    let mut p = rexpect::session::spawn_command(c, Some(TIMEOUT_MS)).expect("spawn in a pty");
+    expect(&mut p, "Go back to before which prompt");
+    send(&mut p, DOWN);
+    send(&mut p, ENTER);
+    expect(&mut p, "paged: files:");
+    expect(&mut p, "paged: CONFLICT src/lib.rs");
+    let forced = expect(&mut p, "pager-quit");
+    assert!(
+        forced.contains("paged: --policy force would write:"),
+        "{forced}"
+    );
+    // After the pager: the summary, then the question naming the file.
+    let between = expect(&mut p, "src/lib.rs was edited since the agent changed it");
+    assert!(between.contains("Going back to before #1:"), "{between}");
+    assert!(
+        between.contains("files: 2 files; the rewind adds"),
+        "{between}"
+    );
+    assert!(
+        !between.contains("@@"),
+        "no hunk after the pager: {between}"
+    );
+    send(&mut p, ESC);
+    expect(&mut p, "cancelled; nothing changed");
+    assert_eq!(finish(&mut p), 0);
 }

@@ -9,7 +9,6 @@ use crate::files::{self, ApplyOutcome, Change, Finish, Gathered, in_effect, outc
 use crate::id::{OperationId, SessionId};
 use crate::load;
 use crate::model::{OpTarget, OperationKind, Policy};
-use crate::patch::LineStats;
 use serde::Deserialize;
 
 /// Options of [`undo`].
@@ -91,7 +90,6 @@ pub fn undo(p: &mut Ports<'_>, session: &SessionId, opts: Options) -> Result<App
             seq: i as u64,
             tool_name: op.kind.as_str().to_owned(),
             unsupported: None,
-            stats: LineStats::default(),
             large: false,
         })
         .collect();

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// The settings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Config {
     /// Files larger than this are recorded as failed captures (`too_large`).
@@ -30,6 +30,10 @@ pub struct Config {
     /// The size cap of those ignored files.
     #[serde(default = "ignored_cap")]
     pub ignored_file_max_bytes: u64,
+    /// The CLI's pager (git's `core.pager`): a command line run by `sh -c`; `""` or `cat`: no
+    /// pager. Unset: `$PAGER`, else `less` (with `LESS=FRX`). `$REWIND_PAGER` overrides it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pager: Option<String>,
 }
 
 fn yes() -> bool {
@@ -52,6 +56,7 @@ impl Default for Config {
             allow_git_writes: false,
             track_ignored_files: true,
             ignored_file_max_bytes: ignored_cap(),
+            pager: None,
         }
     }
 }

@@ -1,5 +1,5 @@
 //! `rewind config [--max-file-size BYTES] [--quota BYTES|none] [--keep N] [--older-than DAYS|never]
-//! [--ignored-files BYTES|off]`:
+//! [--ignored-files BYTES|off] [--pager CMD|default]`:
 //! show the settings, changing the ones given.
 
 use super::{CliError, Context, Report};
@@ -24,6 +24,10 @@ pub(super) struct Args {
     /// `off`: none.
     #[arg(long, value_name = "BYTES|off")]
     ignored_files: Option<String>,
+    /// The pager of long output on a terminal (git's `core.pager`): a command run by `sh -c`,
+    /// `""` or `cat` for none, `default` for `$PAGER` / `less`. `$REWIND_PAGER` overrides it.
+    #[arg(long, value_name = "CMD|default")]
+    pager: Option<String>,
 }
 
 fn number_or(word: &str, value: &str, what: &str) -> Result<Option<u64>, CliError> {
@@ -41,7 +45,7 @@ fn number_or(word: &str, value: &str, what: &str) -> Result<Option<u64>, CliErro
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let host = |e: rewind_core::HostError| CliError::host(e.to_string());
     let mut config = Config::load(&ctx.db).map_err(host)?;
-    let before = config;
+    let before = config.clone();
     if let Some(n) = a.max_file_size {
         config.max_file_bytes = n;
     }
@@ -68,6 +72,9 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
             None => config.track_ignored_files = false,
         }
     }
+    if let Some(p) = &a.pager {
+        config.pager = (p != "default").then(|| p.clone());
+    }
     if config != before {
         if let Some(dir) = ctx.db.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)
@@ -77,7 +84,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     }
     let show = |v: Option<u64>, none: &str| v.map_or(none.to_owned(), |n| n.to_string());
     let text = format!(
-        "max file size   {} bytes\nsession quota   {}\ngc keeps        {} checkpoints per session\ngc drops after  {}\nignored files   {}\n({})",
+        "max file size   {} bytes\nsession quota   {}\ngc keeps        {} checkpoints per session\ngc drops after  {}\nignored files   {}\npager           {}\n({})",
         config.max_file_bytes,
         show(config.session_quota_bytes, "none"),
         config.keep,
@@ -90,6 +97,10 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
             } else {
                 ""
             },
+        config.pager.as_deref().map_or_else(
+            || "default ($PAGER, else less)".to_owned(),
+            |p| format!("{p:?}")
+        ),
         Config::path_for(&ctx.db).display()
     );
     Ok(Report::new(&config, text))

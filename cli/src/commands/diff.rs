@@ -255,10 +255,9 @@ pub(super) fn stat(style: &Style, d: &RewindDiff) -> String {
     }
     let _ = write!(
         t,
-        " {} changed, {}(+), {}(-)",
+        " {}; {}",
         count(d.stats.files, "file"),
-        count(d.stats.lines.additions as usize, "insertion"),
-        count(d.stats.lines.deletions as usize, "deletion"),
+        super::verdict::lines_written(style, d.stats.lines)
     );
     t
 }

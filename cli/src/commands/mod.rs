@@ -78,6 +78,9 @@ pub struct Cli {
     /// Print one JSON document (camelCase fields) instead of text.
     #[arg(long, global = true)]
     json: bool,
+    /// Print directly: no pager (else on a terminal `diff`, `log`, `ops`, `preview` page).
+    #[arg(long = "no-pager", short = 'P', global = true)]
+    no_pager: bool,
     /// Colour the text: on a terminal (auto, unless NO_COLOR is set), always or never.
     #[arg(long, global = true, value_enum, default_value_t, value_name = "WHEN")]
     color: style::ColorChoice,
@@ -216,6 +219,14 @@ impl Command {
         matches!(self, Self::Gc(_))
     }
 
+    /// Whether the command's output is paged on a terminal (`output::page`), as git's `log`.
+    fn pages(&self) -> bool {
+        matches!(
+            self,
+            Self::Log(_) | Self::Ops(_) | Self::Preview(_) | Self::Diff(_)
+        )
+    }
+
     /// Whether the command's text goes to stderr (its stdout belongs to something else).
     fn text_to_stderr(&self) -> bool {
         matches!(self, Self::Exec(_))
@@ -263,6 +274,9 @@ pub(crate) fn run(cli: Cli) -> Result<Report, CliError> {
         return Err(located.missing());
     }
     let (workspace, db) = (located.workspace, located.db);
+    if !cli.json && (command.pages() || matches!(command, Command::Pick(_))) {
+        crate::output::set_up_paging(command.pages(), cli.no_pager, &db);
+    }
     let color = !cli.json && cli.color.enabled(command.text_to_stderr());
     let now = rewind_core::ports::Clock::now_ms(&rewind_host::native::SystemClock);
     let ctx = Context {

@@ -6,6 +6,7 @@
 use crate::style::{Role, Style, count, short_id, visible};
 use rewind_core::files::{ApplyOutcome, Preview, RestoredFile, TargetOptions, UnsafeFile};
 use rewind_core::id::SessionId;
+use rewind_core::patch::LineStats;
 use std::fmt::Write as _;
 
 /// Said of a file too large for a patch, whose lines the totals do not count.
@@ -22,7 +23,8 @@ pub(super) fn word<T: serde::Serialize>(v: &T) -> String {
         .unwrap_or_default()
 }
 
-fn names(files: &[&UnsafeFile]) -> String {
+/// Up to three paths, then how many more: `a, b, c and 2 more`.
+pub(super) fn names(files: &[&UnsafeFile]) -> String {
     let shown: Vec<String> = files
         .iter()
         .take(3)
@@ -32,6 +34,16 @@ fn names(files: &[&UnsafeFile]) -> String {
         n if n > 3 => format!("{} and {} more", shown.join(", "), n - 3),
         _ => shown.join(", "),
     }
+}
+
+/// The one wording of a rewind's line count (the preview's, the diff's, the picker's): what it
+/// writes in the workspace, said in words so no `+`/`-` has to be read as a direction.
+pub(super) fn lines_written(style: &Style, l: LineStats) -> String {
+    format!(
+        "the rewind adds {} and removes {}",
+        style.paint(Role::Added, count(l.additions as usize, "line")),
+        style.paint(Role::Removed, count(l.deletions as usize, "line"))
+    )
 }
 
 /// The file lines and the verdict of a preview.
@@ -95,10 +107,9 @@ pub(super) fn preview(style: &Style, p: &Preview, retry: Retry<'_>) -> String {
         n => format!(" (not counting {})", count(n, "large file")),
     };
     let lines = format!(
-        "{}, {} {} lines to undo{uncounted}",
+        "{}; {}{uncounted}",
         count(p.stats.files, "file"),
-        style.paint(Role::Added, format!("+{}", p.stats.lines.additions)),
-        style.paint(Role::Removed, format!("-{}", p.stats.lines.deletions)),
+        lines_written(style, p.stats.lines)
     );
     let _ = write!(t, "{lines}; {}", verdict(style, p, retry));
     t

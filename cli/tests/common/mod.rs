@@ -41,7 +41,11 @@ impl Bench {
             .arg(self.ws())
             .env_remove("REWIND_DB")
             .env_remove("REWIND_STORE")
-            .env_remove("REWIND_TEST_PAUSE_AFTER_WRITE");
+            .env_remove("REWIND_TEST_PAUSE_AFTER_WRITE")
+            // No pager in a pseudo-terminal unless a test asks for one (a real `less` would
+            // wait for a key there).
+            .env("REWIND_PAGER", "cat")
+            .env_remove("PAGER");
         c
     }
 

@@ -6,7 +6,7 @@ use crate::hash::ContentHash;
 use crate::id::{CheckpointId, SessionId};
 use crate::load::{self, Diagnostic, SessionLog};
 use crate::model::{Capture, Checkpoint, CheckpointKind};
-use crate::patch::{self, LineStats};
+use crate::patch;
 use crate::path::WorkPath;
 use crate::ports::Store;
 use crate::window;
@@ -29,8 +29,7 @@ pub(crate) struct Change {
     pub(crate) tool_name: String,
     /// Set when the change cannot be undone (failed capture).
     pub(crate) unsupported: Option<String>,
-    pub(crate) stats: LineStats,
-    /// A side is over [`patch::PATCH_LIMIT`], so no patch was made and `stats` counts nothing.
+    /// A side is over [`patch::PATCH_LIMIT`], so no patch was made.
     pub(crate) large: bool,
 }
 
@@ -72,7 +71,6 @@ fn changes_of(c: &Checkpoint) -> impl Iterator<Item = Change> + '_ {
             Capture::Failed { reason } => Some(reason.clone()),
             Capture::Captured => None,
         },
-        stats: fc.patch.as_deref().map(patch::stats).unwrap_or_default(),
         large: fc.patch.is_none()
             && !fc.capture_failed()
             && [&fc.before, &fc.after]

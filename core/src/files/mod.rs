@@ -76,6 +76,10 @@ pub struct SafeFile {
     /// the preview's line counts leave it out. Serialised only when true.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub large: bool,
+    /// Lines the rewind writes in this file: `additions` it adds back, `deletions` it removes
+    /// (disk now → restored; the diff's counts of the same file).
+    #[serde(flatten)]
+    pub lines: LineStats,
 }
 
 /// A path the apply would not write under the `block` policy.
@@ -104,6 +108,10 @@ pub struct UnsafeFile {
     pub large: bool,
     /// `force` would restore it: the content to restore is known (journaled, so undoable).
     pub forceable: bool,
+    /// Lines a restore would write in this file (disk now → restored, as `force` would write
+    /// it; the diff's counts of the same file; 0 where a side is unknown).
+    #[serde(flatten)]
+    pub lines: LineStats,
 }
 
 /// Totals of a preview.
@@ -114,7 +122,9 @@ pub struct PreviewStats {
     pub files: usize,
     /// Checkpoints involved.
     pub checkpoints: usize,
-    /// Lines the undone changes had added and removed (files marked `large` not counted).
+    /// Lines the rewind writes in the workspace, summed over every file listed: `additions`
+    /// it adds back and `deletions` it removes, disk now → restored (for a conflict, what
+    /// `force` would write). The same count as the diff's; binary and large files not counted.
     #[serde(flatten)]
     pub lines: LineStats,
 }

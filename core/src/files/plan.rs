@@ -33,8 +33,7 @@ pub(crate) struct PathPlan {
     pub(crate) newest_seq: u64,
     /// Every checkpoint whose change of this path a write undoes.
     pub(crate) undid: Vec<CheckpointId>,
-    pub(crate) stats: LineStats,
-    /// A change of this path is too large for a patch: `stats` does not count it.
+    /// A change of this path is too large for a patch.
     pub(crate) large: bool,
     /// Disk content at plan time (`Some(None)` = absent); `None` when it could not be read.
     pub(crate) current: Option<Option<Vec<u8>>>,
@@ -68,6 +67,30 @@ impl PathPlan {
                     UnsafeReason::ExternalModified | UnsafeReason::UnsupportedCheckpoint
                 )
             })
+    }
+    /// The lines a restore writes: disk now → the content to restore (for an unsafe path, what
+    /// `force` would write), by the diff's rules (`diff::build::hunks`: no count for a side
+    /// over the patch limit or not text). The preview's count, equal to the diff's for the
+    /// same path; `None` where lines are not counted or a side is unknown.
+    pub(crate) fn written(&self) -> Option<LineStats> {
+        let (Some(current), Some(target)) = (&self.current, &self.target) else {
+            return None;
+        };
+        let sides = [current.as_deref(), target.as_deref()];
+        if sides.iter().flatten().any(|b| b.len() > patch::PATCH_LIMIT) {
+            return None;
+        }
+        fn text(b: Option<&[u8]>) -> Option<&str> {
+            match b {
+                None => Some(""),
+                Some(b) if b.contains(&0) => None,
+                Some(b) => std::str::from_utf8(b).ok(),
+            }
+        }
+        let (Some(old), Some(new)) = (text(sides[0]), text(sides[1])) else {
+            return None;
+        };
+        Some(patch::stats(&patch::create(old, new, 3)))
     }
     pub(crate) fn action_of(target: &Option<Vec<u8>>) -> FileAction {
         if target.is_some() {
@@ -198,10 +221,6 @@ pub(super) fn plan_path(
         tool_names: chain.iter().map(|c| c.tool_name.clone()).collect(),
         newest_seq: chain.last().map_or(0, |c| c.seq),
         undid: chain.iter().filter_map(|c| c.checkpoint.clone()).collect(),
-        stats: chain.iter().fold(LineStats::default(), |acc, c| LineStats {
-            additions: acc.additions + c.stats.additions,
-            deletions: acc.deletions + c.stats.deletions,
-        }),
         large: chain.iter().any(|c| c.large),
         current: None,
         current_hash: None,
@@ -314,6 +333,7 @@ impl Plan {
                 mergeable: false,
                 large: false,
                 forceable: false,
+                lines: LineStats::default(),
             })
             .collect();
         let mut lines = LineStats::default();
@@ -323,8 +343,9 @@ impl Plan {
                 unchanged_files.push(p.path.to_string());
                 continue;
             }
-            lines.additions += p.stats.additions;
-            lines.deletions += p.stats.deletions;
+            let written = p.written().unwrap_or_default();
+            lines.additions = lines.additions.saturating_add(written.additions);
+            lines.deletions = lines.deletions.saturating_add(written.deletions);
             let tool_names = p.tool_names.iter().cloned().collect();
             match (&p.conflict, &p.target) {
                 (None, Some(target)) => safe_files.push(SafeFile {
@@ -333,6 +354,7 @@ impl Plan {
                     operation_count: p.operation_count,
                     tool_names,
                     large: p.large,
+                    lines: written,
                 }),
                 (conflict, _) => {
                     let c = conflict
@@ -349,6 +371,7 @@ impl Plan {
                         mergeable: p.merged.is_some(),
                         large: p.large,
                         forceable: p.forceable(),
+                        lines: written,
                     });
                 }
             }

@@ -254,9 +254,10 @@ fn previews_mark_files_too_large_for_line_counts() {
             ("small.txt", false)
         ]
     );
-    // Only the two files with a patch are counted.
+    // Only the two files small enough for a line diff are counted: the rewind deletes them.
+    assert_eq!(preview.stats.lines.additions, 0);
     assert_eq!(
-        preview.stats.lines.additions as usize,
+        preview.stats.lines.deletions as usize,
         PATCH_LIMIT / line.len() + 1
     );
     let json = serde_json::to_value(&preview).expect("json");

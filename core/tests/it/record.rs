@@ -110,7 +110,7 @@ fn identical_content_is_stored_once() {
 }
 
 #[test]
-fn text_edits_carry_line_stats() {
+fn previews_count_the_lines_the_rewind_writes() {
     let mut e = engine();
     e.workspace_mut().put("a.txt", "one\ntwo\nthree\n");
     let s = session(&mut e);
@@ -120,9 +120,35 @@ fn text_edits_carry_line_stats() {
         turn: Some(t.to_string()),
         ..Default::default()
     };
-    let preview = e.preview_file_rewind(&s, opts).expect("preview");
+    let preview = e.preview_file_rewind(&s, opts.clone()).expect("preview");
+    // What the rewind writes, not what the turn did: it adds `two` back and removes `2` and
+    // `four` (the turn added 2 lines and removed 1).
     assert_eq!(
         (preview.stats.lines.additions, preview.stats.lines.deletions),
-        (2, 1)
+        (1, 2)
     );
+    assert_eq!(preview.safe_files[0].lines, preview.stats.lines);
+    let json = serde_json::to_value(&preview).expect("json");
+    assert_eq!(json["safeFiles"][0]["deletions"], 2, "{json}");
+
+    // The person edits the file afterwards: a conflict, counted as `force` would write it, and
+    // every count is the diff's own.
+    e.workspace_mut().put(
+        "a.txt",
+        "one
+2
+three
+four
+five
+",
+    );
+    let preview = e.preview_file_rewind(&s, opts.clone()).expect("preview");
+    let diff = e.diff_file_rewind(&s, opts).expect("diff");
+    assert_eq!(preview.unsafe_files.len(), 1);
+    assert_eq!(
+        (preview.stats.lines.additions, preview.stats.lines.deletions),
+        (1, 3)
+    );
+    assert_eq!(preview.stats.lines, diff.stats.lines);
+    assert_eq!(preview.unsafe_files[0].lines, diff.files[0].lines);
 }

@@ -40,7 +40,7 @@ pub enum Access {
 }
 
 /// How to open.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct OpenOptions {
     /// The rights needed.
     pub access: Access,

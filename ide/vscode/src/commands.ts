@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { Backend, Target } from './engine';
 import { openConflict, openRewindDiff, type RewindDocuments } from './content';
-import { POLICY_HELP, policiesFor, previewRow, type Diff, type Policy } from './logic';
+import { POLICY_HELP, policiesFor, previewRow, writtenText, type Diff, type Policy } from './logic';
 import type { GutterBaseline } from './quickdiff';
 import type { Node, RewindTree } from './view';
 
@@ -83,7 +83,7 @@ export class Commands {
     const target: Target = { since: n.turn.promptId };
     for (;;) {
       const picked = await vscode.window.showQuickPick(items, {
-        title: `Rewind ${scope === 'both' ? 'code and conversation' : 'code'} to before #${n.turn.number}: ${diff.stats.files} file(s), +${diff.stats.additions} −${diff.stats.deletions}`,
+        title: `Rewind ${scope === 'both' ? 'code and conversation' : 'code'} to before #${n.turn.number}: ${diff.stats.files} file(s); ${writtenText(diff.stats)}`,
         placeHolder: 'Pick a file to see its diff, or how to rewind', matchOnDescription: true, ignoreFocusOut: true,
       });
       if (!picked) return undefined;

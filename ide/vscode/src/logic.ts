@@ -74,6 +74,15 @@ export function statText(s: { additions: number; deletions: number }): string {
   return `+${s.additions} −${s.deletions}`;
 }
 
+/**
+ * A rewind's line count in the CLI's words: what it writes in the workspace (the diff's
+ * `stats`, the same count `rewind preview` and `rewind diff --stat` give).
+ */
+export function writtenText(s: { additions: number; deletions: number }): string {
+  const lines = (n: number) => `${n} line${n === 1 ? '' : 's'}`;
+  return `the rewind adds ${lines(s.additions)} and removes ${lines(s.deletions)}`;
+}
+
 /** How long ago, as `rewind log` says it. */
 export function ago(then: number | undefined, now: number): string {
   if (then === undefined) return '';

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  applyHunks, decodeRef, encodeRef, firstLine, orderSessions, policiesFor, previewRow, turnsOf, withStats,
+  applyHunks, decodeRef, encodeRef, firstLine, orderSessions, policiesFor, previewRow, turnsOf, withStats, writtenText,
 } from '../dist/logic.mjs';
 
 const hunk = (oldStart, oldLines, newStart, newLines, lines) => ({ oldStart, oldLines, newStart, newLines, lines });
@@ -62,4 +62,8 @@ test('small text helpers', () => {
   assert.equal(firstLine('x'.repeat(100), 10).length, 10);
   const s = orderSessions([{ id: 'a', createdAt: 3 }, { id: 'b', createdAt: 1, current: true }, { id: 'c', createdAt: 5 }]);
   assert.deepEqual(s.map((x) => x.id), ['b', 'c', 'a']);
+});
+
+test('a rewind\'s line count is said in the CLI\'s words', () => {
+  assert.equal(writtenText({ additions: 1, deletions: 6 }), 'the rewind adds 1 line and removes 6 lines');
 });

@@ -240,5 +240,7 @@ test('previews mark files too large for a patch (no line counts) as large', () =
   const preview = engine.previewFileRewind(id, { since: messageId });
   assert.deepEqual(preview.safeFiles.map((f) => [f.path, f.large ?? false]), [['big.txt', true], ['small.txt', false]]);
   assert.equal('large' in preview.safeFiles[1], false, 'omitted when false');
-  assert.equal(preview.stats.additions, 1, 'the large file has no line counts');
+  // What the rewind writes: it deletes small.txt's line; the large file has no line counts.
+  assert.deepEqual([preview.stats.additions, preview.stats.deletions], [0, 1]);
+  assert.deepEqual([preview.safeFiles[1].additions, preview.safeFiles[1].deletions], [0, 1]);
 });

@@ -87,7 +87,9 @@ export interface ActiveBranch {
   modelHistory: string[];
   diagnostics: Diagnostic[];
 }
-export interface SafeFile {
+/** Lines a rewind writes (added back / removed; disk now → restored): a preview's `stats` and files, as `RewindDiff` counts them. */
+export type LineCounts = { additions: number; deletions: number };
+export interface SafeFile extends LineCounts {
   path: string;
   action: FileAction;
   operationCount: number;
@@ -95,7 +97,7 @@ export interface SafeFile {
   /** Too large for a patch (over 1 MiB): the preview's line counts leave it out. */
   large?: boolean;
 }
-export interface UnsafeFile {
+export interface UnsafeFile extends LineCounts {
   path: string;
   reason: UnsafeReason;
   currentHash: string | null;

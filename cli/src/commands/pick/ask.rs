@@ -10,7 +10,7 @@ use crate::style::{Role, Style};
 use dialoguer::console::Term;
 use dialoguer::theme::{ColorfulTheme, SimpleTheme, Theme};
 use dialoguer::{Confirm, Select};
-use rewind_core::files::Preview;
+use rewind_core::files::{Preview, UnsafeFile, UnsafeReason};
 use rewind_core::model::Policy;
 use std::io::IsTerminal as _;
 
@@ -88,6 +88,16 @@ impl Asker {
         Ok(answer == Some(true))
     }
 
+    /// Long text for the person (the preview and its diff): through the pager, which the
+    /// person quits to answer, so the question does not follow a scroll-past; printed as
+    /// [`Asker::show`] does where there is no pager.
+    #[allow(clippy::unused_self)] // Only an `Asker` has someone to show it to.
+    pub(super) fn page(&self, text: &str) {
+        if !output::page_on_stderr(text.trim_end()) {
+            output::stderr(text.trim_end());
+        }
+    }
+
     /// Text for the person, between questions.
     #[allow(clippy::unused_self)] // Only an `Asker` has someone to show it to.
     pub(super) fn show(&self, text: &str) {
@@ -152,7 +162,7 @@ pub(super) fn choose_prompt(
     // Leave room for the question and the lines printed before it.
     let page = asker.height().saturating_sub(4);
     asker.select(
-        "Go back to before which prompt (Esc cancels)",
+        "Go back to before which prompt (lines: what its turn changed; Esc cancels)",
         &items,
         page,
         false,
@@ -183,7 +193,6 @@ pub(super) fn choose_scope(
 
 /// Offered only when it would help: merge if some unsafe file merges, force if some can be forced.
 pub(super) fn choose_policy(asker: &Asker, p: &Preview) -> Result<Option<Policy>, CliError> {
-    let n = p.unsafe_files.len();
     let mut choices: Vec<(&str, Option<Policy>)> = Vec::new();
     if p.unsafe_files.iter().any(|f| f.mergeable) {
         choices.push((
@@ -203,14 +212,26 @@ pub(super) fn choose_policy(asker: &Asker, p: &Preview) -> Result<Option<Policy>
     }
     choices.push(("Cancel", None));
     let items: Vec<String> = choices.iter().map(|(t, _)| (*t).to_owned()).collect();
-    let prompt = format!(
-        "{} edited since the agent changed {}",
-        crate::style::count(n, "file"),
-        if n == 1 { "it" } else { "them" }
-    );
+    let prompt = policy_question(p);
     Ok(asker
         .select(&prompt, &items, items.len(), true)?
         .and_then(|i| choices[i].1))
+}
+
+/// The policy question, naming the files: `src/app.py was edited since the agent changed it`.
+fn policy_question(p: &Preview) -> String {
+    let files: Vec<&UnsafeFile> = p.unsafe_files.iter().collect();
+    let names = super::super::verdict::names(&files);
+    let one = files.len() == 1;
+    let edited = files
+        .iter()
+        .all(|f| f.reason == UnsafeReason::ExternalModified);
+    match (edited, one) {
+        (true, true) => format!("{names} was edited since the agent changed it"),
+        (true, false) => format!("{names} were edited since the agent changed them"),
+        (false, true) => format!("{names} cannot be restored as it is"),
+        (false, false) => format!("{names} cannot be restored as they are"),
+    }
 }
 
 pub(super) fn question(scope: ScopeArg) -> String {

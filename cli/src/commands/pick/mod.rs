@@ -175,13 +175,10 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
             true => Some(engine.diff_file_rewind(&session_id, target)?),
             false => None,
         };
-        asker.show(&what_happens(
-            ctx,
-            &chosen,
-            newest,
-            scope,
-            preview.as_ref().map(|p| (p, diff.as_ref())),
-        ));
+        let files = preview.as_ref().map(|p| (p, diff.as_ref()));
+        asker.page(&what_happens(ctx, &chosen, newest, scope, files));
+        // The last thing on screen before the questions: what it comes to, not the last hunk.
+        asker.show(&summary(ctx, &chosen, newest, scope, preview.as_ref()));
     }
     let unsafe_files = preview.as_ref().is_some_and(|p| !p.unsafe_files.is_empty());
     let policy = match (a.policy, &asker, &preview) {
@@ -266,6 +263,39 @@ fn what_happens(
         }
     } else {
         let _ = writeln!(t, "files: untouched");
+    }
+    t
+}
+
+/// One or two lines after the paged text: where the conversation goes and what the files
+/// come to (the preview's totals and verdict).
+fn summary(
+    ctx: &Context,
+    p: &Prompt,
+    newest: u64,
+    scope: ScopeArg,
+    preview: Option<&Preview>,
+) -> String {
+    let mut t = format!(
+        "{} before {}:",
+        ctx.style.paint(Role::Heading, "Going back to"),
+        ctx.style.paint(Role::Meta, format!("#{}", p.number))
+    );
+    if scope != ScopeArg::Code {
+        let gone = usize::try_from(newest.saturating_sub(p.number) + 1).unwrap_or(usize::MAX);
+        let _ = write!(
+            t,
+            "\n  conversation: {} leave the active branch",
+            crate::style::count(gone, "turn")
+        );
+    }
+    match preview {
+        Some(preview) => {
+            let text = super::verdict::preview(&ctx.style, preview, None);
+            let last = text.lines().last().unwrap_or_default();
+            let _ = write!(t, "\n  files: {last}");
+        }
+        None => t.push_str("\n  files: untouched"),
     }
     t
 }
