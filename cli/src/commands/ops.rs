@@ -194,7 +194,8 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
         let can = |which| rewind_core::undo::latest(&ops.items, which).is_some();
         let undo = can(rewind_core::undo::Latest::Rewind)
             .then_some("`rewind undo` takes back the latest rewind still in effect");
-        let redo = can(rewind_core::undo::Latest::Undo).then_some("`rewind redo` the latest undo");
+        let redo = can(rewind_core::undo::Latest::Undo)
+            .then_some("`rewind redo` takes back the latest undo");
         let next: Vec<&str> = [undo, redo].into_iter().flatten().collect();
         let mut foot = "@ is the current state".to_owned();
         if !next.is_empty() {

@@ -53,19 +53,25 @@ fn describe(style: &Style, session: &SessionId, out: &Outcome) -> String {
     };
     let mut t = super::verdict::restored(style, &files.restored_files);
     let place = match &c.rewound_to {
-        Some(m) => format!("to before {}", style.id(m.as_str())),
-        None => "to the whole conversation (no rewind in effect)".to_owned(),
+        Some(m) => format!("conversation back to before {}", style.id(m.as_str())),
+        None => "whole conversation back".to_owned(),
     };
     let next = match out.redo {
         false => format!("take it back with {}", style.hint("rewind redo")),
         true => format!("undo it again with {}", style.hint("rewind undo")),
     };
+    let what = match &out.redone_operation_id {
+        Some(r) => format!(
+            "redid {} (took back undo {})",
+            style.id(r.as_str()),
+            style.id(out.undone_operation_id.as_str())
+        ),
+        None => format!("undid {}", style.id(out.undone_operation_id.as_str())),
+    };
     let _ = write!(
         t,
-        "{}: {} {}: conversation back {place} (generation {}), {} written; {next}{}",
+        "{}: {what}: {place} (generation {}), {} written; {next}{}",
         style.paint(Role::Added, "applied"),
-        if out.redo { "redid" } else { "undid" },
-        style.id(out.undone_operation_id.as_str()),
         c.generation,
         crate::style::count(files.restored_files.len(), "file"),
         super::agent_resume::describe(style, c.agent_resume.as_deref()),

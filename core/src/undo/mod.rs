@@ -53,6 +53,9 @@ pub struct Outcome {
     pub undone_operation_id: OperationId,
     /// The operation taken back was itself an undo: this re-applied the rewind it undid.
     pub redo: bool,
+    /// For a redo: the rewind it re-applied (the one the taken-back undo had undone).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redone_operation_id: Option<OperationId>,
     /// The conversation cursor put back, when the operation had moved it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub conversation: Option<CursorRestored>,
@@ -225,6 +228,7 @@ fn take_back(
         files,
         undone_operation_id: op.id.clone(),
         redo: op.kind == OperationKind::Undo,
+        redone_operation_id: op.undoes.clone().filter(|_| op.kind == OperationKind::Undo),
         conversation,
     })
 }

@@ -223,6 +223,8 @@ export interface UndoOutcome extends ApplyOutcome {
   undoneOperationId: string;
   /** It was itself an undo: this re-applied the rewind it undid. */
   redo: boolean;
+  /** For a redo: the rewind it re-applied. */
+  redoneOperationId?: string;
   /** The conversation cursor put back, when the operation had moved it. */
   conversation?: {
     generation: number;
