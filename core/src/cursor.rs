@@ -55,13 +55,3 @@ impl CursorMove {
         }
     }
 }
-
-/// Where the cursor of `session` stands, for the operation that moves it, given the session's
-/// last seq at commit time.
-pub(crate) fn before(session: &Session, stored_last: u64) -> CursorBefore {
-    CursorBefore {
-        branch: session.branch.clone(),
-        last_seq: session.last_seq(stored_last),
-        rewound_to: session.rewound_to.clone(),
-    }
-}

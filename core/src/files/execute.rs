@@ -8,12 +8,13 @@ use super::rollback::{after_failed_commit, changed_anyway, give_up, put, state_o
 use super::writes::{Executed, PlannedWrite, RestoredFile, choose, reported};
 use crate::batch::{Batch, Precondition, Write};
 use crate::ctx::Ports;
-use crate::cursor::{self, CursorMove};
+use crate::cursor::CursorMove;
 use crate::error::HostErrorKind;
 use crate::id::{JournalId, OperationId};
 use crate::load::{self, encode};
 use crate::model::{
-    Journal, JournalEntry, MessageKind, OpFile, OpTarget, Operation, OperationKind, Policy, Role,
+    CursorBefore, Journal, JournalEntry, MessageKind, OpFile, OpTarget, Operation, OperationKind,
+    Policy, Role,
 };
 use crate::record;
 
@@ -322,7 +323,7 @@ impl Journal {
     fn with_cursor(mut self, finish: &Finish, stored_last: u64) -> Self {
         if let Some(m) = &finish.branch_move {
             self.session_update = Some(m.moved(stored_last));
-            self.operation.cursor_before = Some(cursor::before(m.base(), stored_last));
+            self.operation.cursor_before = Some(CursorBefore::of(m.base(), stored_last));
         }
         self
     }

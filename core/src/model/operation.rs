@@ -204,6 +204,16 @@ pub struct CursorBefore {
 }
 
 impl CursorBefore {
+    /// Where the cursor of `session` stands, for the operation that moves it, given the
+    /// session's last seq at commit time.
+    pub fn of(session: &super::Session, stored_last: u64) -> Self {
+        Self {
+            branch: session.branch.clone(),
+            last_seq: session.last_seq(stored_last),
+            rewound_to: session.rewound_to.clone(),
+        }
+    }
+
     /// The branch that puts the cursor back, when the session's last seq is now `last_seq`.
     pub fn restored(&self, last_seq: u64) -> Branch {
         self.branch.rewound(self.last_seq + 1, last_seq)

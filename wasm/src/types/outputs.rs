@@ -217,22 +217,6 @@ export interface BothRewindOutcome extends ApplyOutcome {
   evaluation: Evaluation;
   agentResume?: AgentResume;
 }
-/** `undo` and `redo`: the file part (its `operationId` is the undo's own) and the cursor. */
-export interface UndoOutcome extends ApplyOutcome {
-  /** The operation taken back. */
-  undoneOperationId: string;
-  /** It was itself an undo: this re-applied the rewind it undid. */
-  redo: boolean;
-  /** For a redo: the rewind it re-applied. */
-  redoneOperationId?: string;
-  /** The conversation cursor put back, when the operation had moved it. */
-  conversation?: {
-    generation: number;
-    /** The prompt the conversation now ends before; null: no rewind is in effect. */
-    rewoundTo: string | null;
-    agentResume?: AgentResume;
-  };
-}
 /** By scope: conversation → ConversationRewindOutcome, workspace → ApplyOutcome, both → BothRewindOutcome. */
 export type RewindOutcome = ConversationRewindOutcome | ApplyOutcome | BothRewindOutcome;
 export interface EditPromptOutcome {
@@ -410,11 +394,7 @@ export interface Operation {
   /** gc: the highest seq of the checkpoints it dropped. */
   droppedThrough?: number;
   note?: string;
-  /** An operation that moved the conversation cursor: where it stood before (what undo puts back). */
-  cursorBefore?: {
-    branch: { ranges: { start: number; end?: number | null }[] };
-    lastSeq: number;
-    rewoundTo?: string;
-  };
+  /** An operation that moved the conversation cursor: where it stood (what undo puts back). */
+  cursorBefore?: CursorBefore;
 }
 "#;
