@@ -968,7 +968,7 @@ export class Engine {
     /**
      * Redo: take back the latest undo still in effect.
      */
-    redo(sessionId: string, opts: RedoOptions | undefined): UndoOutcome;
+    redo(sessionId: string, opts?: RedoOptions): UndoOutcome;
     /**
      * A session's derived state: transcript, running turn, undoable operations, diagnostics.
      */
@@ -1010,7 +1010,7 @@ export class Engine {
      * Undo a rewind (its files and, for a conversation rewind or `both`, the conversation
      * cursor) or an undo; without `operationId`, the latest rewind still in effect.
      */
-    undo(sessionId: string, opts: UndoOptions | undefined): UndoOutcome;
+    undo(sessionId: string, opts?: UndoOptions): UndoOutcome;
     /**
      * What `Engine.fromLog` / `fromSnapshot` left out: one diagnostic per damaged batch (kind
      * `batch`, id = its index in the log). Empty for a whole log and for the other constructors.

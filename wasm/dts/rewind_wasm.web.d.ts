@@ -968,7 +968,7 @@ export class Engine {
     /**
      * Redo: take back the latest undo still in effect.
      */
-    redo(sessionId: string, opts: RedoOptions | undefined): UndoOutcome;
+    redo(sessionId: string, opts?: RedoOptions): UndoOutcome;
     /**
      * A session's derived state: transcript, running turn, undoable operations, diagnostics.
      */
@@ -1010,7 +1010,7 @@ export class Engine {
      * Undo a rewind (its files and, for a conversation rewind or `both`, the conversation
      * cursor) or an undo; without `operationId`, the latest rewind still in effect.
      */
-    undo(sessionId: string, opts: UndoOptions | undefined): UndoOutcome;
+    undo(sessionId: string, opts?: UndoOptions): UndoOutcome;
     /**
      * What `Engine.fromLog` / `fromSnapshot` left out: one diagnostic per damaged batch (kind
      * `batch`, id = its index in the log). Empty for a whole log and for the other constructors.
@@ -1054,7 +1054,7 @@ export interface InitOutput {
     readonly engine_recordPrompt: (a: number, b: any, c: any) => [number, number, number];
     readonly engine_recordReply: (a: number, b: any, c: any) => [number, number, number];
     readonly engine_recover: (a: number, b: number) => [number, number, number];
-    readonly engine_redo: (a: number, b: any, c: any) => [number, number, number];
+    readonly engine_redo: (a: number, b: any, c: number) => [number, number, number];
     readonly engine_resume: (a: number, b: any) => [number, number, number];
     readonly engine_retryLastReply: (a: number, b: any, c: any) => [number, number, number];
     readonly engine_rewind: (a: number, b: any, c: any) => [number, number, number];
@@ -1063,7 +1063,7 @@ export interface InitOutput {
     readonly engine_snapshot: (a: number) => [number, number, number];
     readonly engine_snapshotWorkspace: (a: number, b: any, c: any) => [number, number, number];
     readonly engine_stats: (a: number) => [number, number, number];
-    readonly engine_undo: (a: number, b: any, c: any) => [number, number, number];
+    readonly engine_undo: (a: number, b: any, c: number) => [number, number, number];
     readonly start: () => void;
     readonly __wbindgen_malloc: (a: number, b: number) => number;
     readonly __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;

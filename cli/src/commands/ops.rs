@@ -71,7 +71,7 @@ fn entries<'a>(ops: &'a [Operation]) -> Vec<Entry<'a>> {
     ops.iter()
         .enumerate()
         .map(|(i, o)| {
-            let taken_back = o.undoes.as_ref().and_then(|u| find(u));
+            let taken_back = o.undoes.as_ref().and_then(&find);
             let redoes = taken_back
                 .filter(|t| t.kind == OperationKind::Undo)
                 .and_then(|t| t.undoes.as_ref());

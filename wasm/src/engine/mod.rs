@@ -280,10 +280,10 @@ impl Engine {
     pub fn undo(
         &mut self,
         #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "UndoOptions | undefined")] opts: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "UndoOptions")] opts: Option<JsValue>,
     ) -> Result<JsValue> {
         let s = session_id(&session)?;
-        let o = options(&opts, "undo options")?;
+        let o = options(&opts.unwrap_or(JsValue::UNDEFINED), "undo options")?;
         self.run(|i| with!(i, e => e.undo(&s, o)))
     }
 
@@ -292,10 +292,10 @@ impl Engine {
     pub fn redo(
         &mut self,
         #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "RedoOptions | undefined")] opts: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RedoOptions")] opts: Option<JsValue>,
     ) -> Result<JsValue> {
         let s = session_id(&session)?;
-        let o = options(&opts, "redo options")?;
+        let o = options(&opts.unwrap_or(JsValue::UNDEFINED), "redo options")?;
         self.run(|i| with!(i, e => e.redo(&s, o)))
     }
 
