@@ -91,11 +91,12 @@ test('the web IDE: agent, edit, preview with the conflict, rewind with merge, re
   assert.deepEqual(await tree(page), ['notes.txt', 'src/app.js', 'src/greet.js', 'src/math.js']);
   assert.equal(await $text(page, 'save-state'), 'saved');
 
-  // Undo the rewind's file changes (the conversation stays rewound): the agent's files are back,
-  // the person's line still there.
+  // Undo the rewind of both, whole: the agent's files are back, the person's line still there,
+  // and the turns it took off the conversation are on the timeline again.
   await page.click('[data-testid="undo"]');
   await page.waitForFunction(() => /Undone/.test(document.querySelector('[data-testid="status"]').textContent));
   assert.deepEqual(await tree(page), agentTree);
+  assert.equal((await turns(page)).length, 3, 'the conversation is back with the files');
   assert.match(await page.inputValue('[data-testid="editor"]'), /welcome\(user\)[\s\S]*users in total/);
 
   // Fork at turn 1: a second session, selected, which a reload keeps.
