@@ -138,6 +138,10 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
         log.session.generation,
         count(turns, "turn"),
     );
+    if !a.all && log.session.generation > 0 {
+        let hint = "rewinds took turns off the branch: `rewind log --all` shows them, `rewind undo` brings the latest back";
+        let _ = writeln!(text, "{}", style.paint(Role::Dim, hint));
+    }
     text.push_str(&body);
     let json = serde_json::json!({
         "sessionId": log.session.id,
