@@ -149,11 +149,11 @@ fn call(cx: &mut Cx, i: usize, n: usize) -> Result<Measured> {
                 let out = cx.e.undo(
                     &cx.s,
                     undo::Options {
-                        operation_id,
+                        operation_id: Some(operation_id),
                         policy: Policy::Block,
                     },
                 )?;
-                if out.applied {
+                if out.files.applied {
                     Ok(())
                 } else {
                     Err("undo did not apply".into())

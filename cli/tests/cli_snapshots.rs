@@ -337,6 +337,7 @@ fn recording_and_rewinding_commands_read_well() {
         ],
     );
     step(&mut f, "conversation", &["conversation", "--to", "#3"]);
+    step(&mut f, "log_after_rewind", &["log"]);
     step(
         &mut f,
         "fork",
@@ -351,6 +352,8 @@ fn recording_and_rewinding_commands_read_well() {
     step(&mut f, "gc_dry_run", &["gc", "--dry-run"]);
     step(&mut f, "recover", &["recover"]);
     step(&mut f, "log_all", &["log", "--all"]);
+    step(&mut f, "undo_conversation", &["undo"]);
+    step(&mut f, "ops_after_undo_conversation", &["ops"]);
 }
 
 #[test]

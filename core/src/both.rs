@@ -6,6 +6,7 @@ use crate::batch::Batch;
 use crate::branch::{Evaluation, Scope};
 use crate::conversation::{self, stop_turns};
 use crate::ctx::Ports;
+use crate::cursor::CursorMove;
 use crate::error::ErrorKind;
 use crate::files::{self, ApplyOutcome, Finish, Target, gather, log_for, outcome, plan};
 use crate::id::{MessageId, SessionId};
@@ -112,7 +113,7 @@ pub fn rewind(p: &mut Ports<'_>, session: &SessionId, opts: Options) -> Result<O
         }),
         policy: opts.policy,
         undoes: None,
-        branch_move: Some(conv.clone()),
+        branch_move: Some(CursorMove::Rewind(conv.clone())),
         notice: None,
         extra: Batch::new(),
         note: None,

@@ -268,6 +268,7 @@ pub fn rewind(p: &mut Ports<'_>, session: &SessionId, opts: Options) -> Result<O
             generation: Some(moved.generation),
             dropped_through: None,
             note: None,
+            cursor_before: Some(crate::model::CursorBefore::of(&plan.base, last)),
         };
         let mut batch = Batch::new();
         batch.require(Precondition::Generation(

@@ -238,13 +238,22 @@ impl<S: StoreWrite, W: Workspace> Engine<S, W> {
     ) -> Result<crate::rewind::Outcome, crate::rewind::Error> {
         crate::rewind::rewind(&mut self.ports(), s, opts)
     }
-    /// Undo a file-writing operation.
+    /// Undo a rewind (files, conversation cursor or both) or an undo; no operation: the latest
+    /// rewind still in effect.
     pub fn undo(
         &mut self,
         s: &SessionId,
         opts: undo::Options,
-    ) -> Result<ApplyOutcome, undo::Error> {
+    ) -> Result<undo::Outcome, undo::Error> {
         undo::undo(&mut self.ports(), s, opts)
+    }
+    /// Redo: take back the latest undo still in effect.
+    pub fn redo(
+        &mut self,
+        s: &SessionId,
+        opts: undo::RedoOptions,
+    ) -> Result<undo::Outcome, undo::Error> {
+        undo::redo(&mut self.ports(), s, opts)
     }
     /// Edit the latest prompt.
     pub fn edit_last_prompt(

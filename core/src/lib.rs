@@ -75,7 +75,7 @@
 //!
 //! // And the rewind itself can be undone.
 //! let operation_id = done.operation_id.expect("applied");
-//! engine.undo(&session, undo::Options { operation_id, policy: Policy::Block })?;
+//! engine.undo(&session, undo::Options { operation_id: Some(operation_id), policy: Policy::Block })?;
 //! assert_eq!(engine.workspace().get("src/lib.rs"), Some(&b"fn bar() {}\n"[..]));
 //! # Ok(())
 //! # }
@@ -89,6 +89,7 @@ pub mod both;
 pub mod branch;
 pub mod conversation;
 pub mod ctx;
+mod cursor;
 pub mod engine;
 pub mod error;
 pub mod files;

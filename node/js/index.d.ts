@@ -25,6 +25,7 @@ export type EngineMethod =
   | 'rewindConversation'
   | 'rewind'
   | 'undo'
+  | 'redo'
   | 'editLastPrompt'
   | 'retryLastReply'
   | 'fork'

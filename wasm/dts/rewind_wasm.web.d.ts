@@ -275,6 +275,31 @@ export type OperationKind = "file_rewind" | "conversation_rewind" | "both" | "un
 /** Any JSON value (message payloads). */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
+
+/** `undo` and `redo`: the file part (its `operationId` is the undo's own) and the cursor. */
+export interface UndoOutcome extends ApplyOutcome {
+    /** The operation taken back. */
+    undoneOperationId: string;
+    /** It was itself an undo: this re-applied the rewind it undid. */
+    redo: boolean;
+    /** For a redo: the rewind it re-applied. */
+    redoneOperationId?: string;
+    /** The conversation cursor put back, when the operation had moved it. */
+    conversation?: {
+        generation: number;
+        /** The prompt the conversation now ends before; null: no rewind is in effect. */
+        rewoundTo: string | null;
+        agentResume?: AgentResume;
+    };
+}
+/** Where an operation found the conversation cursor: an undo selects what `branch` selected up to `lastSeq`. */
+export interface CursorBefore {
+    branch: { ranges: { start: number; end?: number | null }[] };
+    lastSeq: number;
+    rewoundTo?: string;
+}
+
+
 // ---- inputs -------------------------------------------------------------------------------
 
 export interface SessionOptions {
@@ -383,7 +408,11 @@ export interface RewindOptions {
     paths?: string[];
 }
 export interface UndoOptions {
-    operationId: string;
+    /** The operation to take back; absent: the latest rewind still in effect. */
+    operationId?: string;
+    policy?: Policy;
+}
+export interface RedoOptions {
     policy?: Policy;
 }
 export interface EditLastPromptOptions {
@@ -813,6 +842,8 @@ export interface Operation {
     /** gc: the highest seq of the checkpoints it dropped. */
     droppedThrough?: number;
     note?: string;
+    /** An operation that moved the conversation cursor: where it stood (what undo puts back). */
+    cursorBefore?: CursorBefore;
 }
 
 
@@ -937,6 +968,10 @@ export class Engine {
      */
     recover(sessionId?: string | null): RecoverOutcome;
     /**
+     * Redo: take back the latest undo still in effect.
+     */
+    redo(sessionId: string, opts?: RedoOptions): UndoOutcome;
+    /**
      * A session's derived state: transcript, running turn, undoable operations, diagnostics.
      */
     resume(sessionId: string): ResumeState;
@@ -974,9 +1009,10 @@ export class Engine {
      */
     stats(): StorageStats;
     /**
-     * Undo a file-writing operation.
+     * Undo a rewind (its files and, for a conversation rewind or `both`, the conversation
+     * cursor) or an undo; without `operationId`, the latest rewind still in effect.
      */
-    undo(sessionId: string, opts: UndoOptions): ApplyOutcome;
+    undo(sessionId: string, opts?: UndoOptions): UndoOutcome;
     /**
      * What `Engine.fromLog` / `fromSnapshot` left out: one diagnostic per damaged batch (kind
      * `batch`, id = its index in the log). Empty for a whole log and for the other constructors.
@@ -1020,6 +1056,7 @@ export interface InitOutput {
     readonly engine_recordPrompt: (a: number, b: any, c: any) => [number, number, number];
     readonly engine_recordReply: (a: number, b: any, c: any) => [number, number, number];
     readonly engine_recover: (a: number, b: number) => [number, number, number];
+    readonly engine_redo: (a: number, b: any, c: number) => [number, number, number];
     readonly engine_resume: (a: number, b: any) => [number, number, number];
     readonly engine_retryLastReply: (a: number, b: any, c: any) => [number, number, number];
     readonly engine_rewind: (a: number, b: any, c: any) => [number, number, number];
@@ -1028,7 +1065,7 @@ export interface InitOutput {
     readonly engine_snapshot: (a: number) => [number, number, number];
     readonly engine_snapshotWorkspace: (a: number, b: any, c: any) => [number, number, number];
     readonly engine_stats: (a: number) => [number, number, number];
-    readonly engine_undo: (a: number, b: any, c: any) => [number, number, number];
+    readonly engine_undo: (a: number, b: any, c: number) => [number, number, number];
     readonly start: () => void;
     readonly __wbindgen_malloc: (a: number, b: number) => number;
     readonly __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;

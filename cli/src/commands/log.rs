@@ -136,7 +136,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
         style.id(log.session.id.as_str()),
         style.text(Role::Heading, format!("({})", log.session.title)),
         log.session.generation,
-        count(turns, "turn"),
+        turn_count(&style, turns, a.all, log.session.generation),
     );
     text.push_str(&body);
     let json = serde_json::json!({
@@ -146,4 +146,20 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
         "diagnostics": log.diagnostics,
     });
     Ok(Report::new(&json, text))
+}
+
+/// The header's turn count; after a rewind without `--all`, with where the other turns are.
+fn turn_count(style: &crate::style::Style, turns: usize, all: bool, generation: u64) -> String {
+    let n = count(turns, "turn");
+    match all || generation == 0 {
+        true => n,
+        false => format!(
+            "{n}\n{}",
+            style.paint(
+                Role::Dim,
+                "rewinds took turns off the branch: `rewind log --all` shows them, `rewind undo` \
+                 brings the latest back"
+            )
+        ),
+    }
 }

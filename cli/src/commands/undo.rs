@@ -1,15 +1,15 @@
 //! `rewind undo [SESSION] [OPERATION] [--policy …]` and `rewind redo [SESSION]`. Like jj's
-//! `op undo`: with no operation, `undo` takes back the session's latest rewind still in effect
-//! (again and again, walking back), and `redo` takes back the latest undo.
+//! `undo`: with no operation, `undo` takes back the session's latest rewind still in effect
+//! (again and again, walking back), and `redo` takes back the latest undo. A rewind is undone
+//! whole: the files it wrote and, for a conversation rewind or `both`, the conversation cursor.
 
 use super::apply::PolicyArg;
 use super::refs::Ref;
-use super::{CliError, Context, NativeEngine, Report, SessionArg, Verb};
-use rewind_core::ErrorKind;
-use rewind_core::files::in_effect;
+use super::{CliError, Context, Report, SessionArg, Verb};
+use crate::style::{Role, Style, short_id};
 use rewind_core::id::{OperationId, SessionId};
-use rewind_core::model::{Operation, OperationKind};
-use rewind_core::undo::Options;
+use rewind_core::undo::{Options, Outcome, RedoOptions};
+use std::fmt::Write as _;
 
 /// `undo`, `undo OP` or `undo SESSION OP`: a lone argument that is not a session id (`ses_…`) is
 /// the operation.
@@ -36,88 +36,55 @@ pub(super) struct RedoArgs {
     policy: PolicyArg,
 }
 
-/// Which operation a bare `undo` or `redo` means.
-#[derive(Clone, Copy)]
-enum Latest {
-    /// The latest rewind (file rewind, both, restoring fork) still in effect.
-    Rewind,
-    /// The latest undo still in effect.
-    Undo,
-}
-
-fn latest(
-    engine: &NativeEngine,
-    session: &SessionId,
-    which: Latest,
-) -> Result<OperationId, CliError> {
-    let ops = engine.operations(session)?.items;
-    let kind_of = |id: &OperationId| ops.iter().find(|o| &o.id == id).map(|o| o.kind);
-    // Only the undo of a rewind can be redone: a redo is itself an undo (of that undo), and
-    // redoing it again would undo the rewind once more, which is `undo`'s job.
-    let wanted = |o: &Operation| match which {
-        Latest::Rewind => o.kind.writes_files() && o.kind != OperationKind::Undo,
-        Latest::Undo => {
-            o.kind == OperationKind::Undo
-                && o.undoes
-                    .as_ref()
-                    .and_then(kind_of)
-                    .is_some_and(|k| k != OperationKind::Undo)
-        }
-    };
-    ops.iter()
-        .rev()
-        .find(|o| wanted(o) && !o.files.is_empty() && in_effect(&ops, &o.id))
-        .map(|o| o.id.clone())
-        .ok_or_else(|| {
-            let what = match which {
-                Latest::Rewind => "nothing to undo: the session has no file rewind in effect",
-                Latest::Undo => "nothing to redo: no rewind of this session is undone",
-            };
-            CliError::new(ErrorKind::NotFound, format!("{what} (see `rewind ops`)"))
-        })
-}
-
-fn take_back(
-    ctx: &Context,
-    session: &SessionArg,
-    operation: Option<Ref<OperationId>>,
-    which: Latest,
-    policy: PolicyArg,
-) -> Result<Report, CliError> {
-    let mut engine = ctx.engine(Verb::Undo)?;
-    let session = ctx.session(&engine, session)?;
-    let operation_id = match operation {
-        Some(op) => op.resolve(ctx.lookup(&engine), &session)?,
-        None => latest(&engine, &session, which)?,
-    };
-    let opts_id = operation_id.clone();
-    let opts = Options {
-        operation_id,
-        policy: policy.into(),
-    };
-    let out = engine.undo(&session, opts)?;
+/// The human form of an undo or redo: the files, then the conversation, then what undoes it.
+fn describe(style: &Style, session: &SessionId, out: &Outcome) -> String {
     let retry = format!(
         "rewind undo {} {}",
-        crate::style::short_id(session.as_str()),
-        crate::style::short_id(opts_id.as_str())
+        short_id(session.as_str()),
+        short_id(out.undone_operation_id.as_str())
     );
-    // Taking back a rewind is redone with `redo`; a redo is itself undone with `undo`.
-    let text = match which {
-        Latest::Rewind if !redoing(&engine, &session, &opts_id)? => {
-            super::verdict::outcome_of_undo(&ctx.style, &session, &out, Some(&retry))
-        }
-        _ => super::verdict::outcome(&ctx.style, &session, &out, Some(&retry)),
+    let files = &out.files;
+    let Some(c) = &out.conversation else {
+        // Taking back a rewind is redone with `redo`; a redo is itself undone with `undo`.
+        return match out.redo {
+            false => super::verdict::outcome_of_undo(style, session, files, Some(&retry)),
+            true => super::verdict::outcome(style, session, files, Some(&retry)),
+        };
     };
-    Ok(Report::new(&out, text).refused(super::verdict::refused(&out)))
+    let mut t = super::verdict::restored(style, &files.restored_files);
+    let place = match &c.rewound_to {
+        Some(m) => format!("conversation back to before {}", style.id(m.as_str())),
+        None => "whole conversation back".to_owned(),
+    };
+    let next = match out.redo {
+        false => format!("take it back with {}", style.hint("rewind redo")),
+        true => format!("undo it again with {}", style.hint("rewind undo")),
+    };
+    let what = match &out.redone_operation_id {
+        Some(r) => format!(
+            "redid {} (took back undo {})",
+            style.id(r.as_str()),
+            style.id(out.undone_operation_id.as_str())
+        ),
+        None => format!("undid {}", style.id(out.undone_operation_id.as_str())),
+    };
+    let _ = write!(
+        t,
+        "{}: {what}: {place} (generation {}), {} written; {next}{}",
+        style.paint(Role::Added, "applied"),
+        c.generation,
+        crate::style::count(files.restored_files.len(), "file"),
+        super::agent_resume::describe(style, c.agent_resume.as_deref()),
+    );
+    t
 }
 
-/// Whether `op` is an undo (so taking it back redoes a rewind).
-fn redoing(engine: &NativeEngine, session: &SessionId, op: &OperationId) -> Result<bool, CliError> {
-    Ok(engine
-        .operations(session)?
-        .items
-        .iter()
-        .any(|o| &o.id == op && o.kind == OperationKind::Undo))
+fn report(ctx: &Context, session: &SessionId, mut out: Outcome) -> Report {
+    if let Some(c) = out.conversation.as_mut() {
+        rewind_host::agent_copy::settle(&mut c.agent_resume);
+    }
+    let text = describe(&ctx.style, session, &out);
+    Report::new(&out, text).refused(super::verdict::refused(&out.files))
 }
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
@@ -126,16 +93,29 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
         (None, Some(lone)) if lone.trim().starts_with(SessionId::PREFIX) => (Some(lone), None),
         pair => pair,
     };
-    let operation = Ref::opt(operation.as_deref())?;
-    take_back(
-        ctx,
-        &SessionArg { session },
-        operation,
-        Latest::Rewind,
-        a.policy,
-    )
+    let operation = Ref::<OperationId>::opt(operation.as_deref())?;
+    let mut engine = ctx.engine(Verb::Undo)?;
+    let session = ctx.session(&engine, &SessionArg { session })?;
+    let operation_id = match operation {
+        Some(op) => Some(op.resolve(ctx.lookup(&engine), &session)?),
+        None => None,
+    };
+    let opts = Options {
+        operation_id,
+        policy: a.policy.into(),
+    };
+    let out = engine.undo(&session, opts)?;
+    Ok(report(ctx, &session, out))
 }
 
 pub(super) fn run_redo(ctx: &Context, a: RedoArgs) -> Result<Report, CliError> {
-    take_back(ctx, &a.session, None, Latest::Undo, a.policy)
+    let mut engine = ctx.engine(Verb::Undo)?;
+    let session = ctx.session(&engine, &a.session)?;
+    let out = engine.redo(
+        &session,
+        RedoOptions {
+            policy: a.policy.into(),
+        },
+    )?;
+    Ok(report(ctx, &session, out))
 }

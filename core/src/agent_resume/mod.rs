@@ -113,6 +113,16 @@ pub fn before(
     }))
 }
 
+/// The resume of the whole agent session `prompt` was recorded in (an undone conversation
+/// rewind brings that conversation back). None: the session is not an agent's.
+pub fn whole(session: &Session, prompt: &Message, salt: &str) -> Option<Box<AgentResume>> {
+    let bound = session.agent.as_ref()?;
+    Some(Box::new(match AgentPoint::of(prompt) {
+        Some(point) => agents::resume(&point, Cut::Whole, None, salt),
+        None => unknown(&bound.agent),
+    }))
+}
+
 /// The resume when the records do not say where the agent's history stood.
 fn unknown(agent: &str) -> AgentResume {
     AgentResume {

@@ -231,3 +231,17 @@ fn a_session_uuid_has_the_uuid_shape() {
     assert_eq!(id.as_bytes()[14], b'4');
     assert!(matches!(id.as_bytes()[19], b'8' | b'9' | b'a' | b'b'));
 }
+
+#[test]
+fn an_undone_rewind_resumes_the_whole_original_agent_session() {
+    let p = prompt(Some(point("claude-code", Some("u-2")).payload()));
+    let r = whole(&session(true), &p, "op").expect("an agent's session");
+    assert_eq!(
+        r.argv[..],
+        ["claude", "--resume", "sess-1", "--fork-session"]
+    );
+    assert!(r.note.contains("all of session sess-1"), "{}", r.note);
+    let unknown = whole(&session(true), &prompt(None), "op").expect("still answered");
+    assert!(unknown.argv.is_empty() && !unknown.exact);
+    assert!(whole(&session(false), &p, "op").is_none());
+}

@@ -7,13 +7,14 @@ use super::plan::{PathPlan, Plan};
 use super::rollback::{after_failed_commit, changed_anyway, give_up, put, state_of};
 use super::writes::{Executed, PlannedWrite, RestoredFile, choose, reported};
 use crate::batch::{Batch, Precondition, Write};
-use crate::conversation::ConversationPlan;
 use crate::ctx::Ports;
+use crate::cursor::CursorMove;
 use crate::error::HostErrorKind;
 use crate::id::{JournalId, OperationId};
 use crate::load::{self, encode};
 use crate::model::{
-    Journal, JournalEntry, MessageKind, OpFile, OpTarget, Operation, OperationKind, Policy, Role,
+    CursorBefore, Journal, JournalEntry, MessageKind, OpFile, OpTarget, Operation, OperationKind,
+    Policy, Role,
 };
 use crate::record;
 
@@ -24,8 +25,8 @@ pub(crate) struct Finish {
     pub(crate) target: Option<OpTarget>,
     pub(crate) policy: Policy,
     pub(crate) undoes: Option<OperationId>,
-    /// For `both`: the conversation cursor move committed with the operation.
-    pub(crate) branch_move: Option<ConversationPlan>,
+    /// For `both` and the undo of a cursor move: the move committed with the operation.
+    pub(crate) branch_move: Option<CursorMove>,
     /// A notice for the model, appended on the active branch with the operation.
     pub(crate) notice: Option<String>,
     /// More rows committed in the same final transaction (a fork's bundle), with their conditions.
@@ -131,10 +132,14 @@ fn journal_for(
         files,
         undoes: finish.undoes.clone(),
         journal_id: Some(journal_id.clone()),
-        branch_target: finish.branch_move.as_ref().map(|m| m.target.clone()),
-        generation: finish.branch_move.as_ref().map(|m| m.base.generation + 1),
+        branch_target: finish
+            .branch_move
+            .as_ref()
+            .and_then(|m| m.target().cloned()),
+        generation: finish.branch_move.as_ref().map(|m| m.base().generation + 1),
         dropped_through: None,
         note: finish.note.clone(),
+        cursor_before: None,
     };
     Ok(Journal {
         id: journal_id,
@@ -149,11 +154,9 @@ fn journal_for(
             })
             .collect(),
         operation,
-        session_update: match &finish.branch_move {
-            Some(m) => Some(m.moved(p.store.last_seq(&session).map_err(Error::Store)?)),
-            None => None,
-        },
-    })
+        session_update: None,
+    }
+    .with_cursor(finish, p.store.last_seq(&session).map_err(Error::Store)?))
 }
 
 /// The first commit: the journal, and both sides of every write, hashed when planned. A side
@@ -244,10 +247,16 @@ fn finish_commit(p: &mut Ports<'_>, journal: &Journal, finish: &Finish) -> Resul
         batch.push(Write::RemoveJournal {
             journal: journal.id.clone(),
         });
+        // Where the cursor stood is taken at the last seq this commit is conditioned on.
+        let mut operation = journal.operation.clone();
+        if finish.branch_move.is_some() {
+            let last = p.store.last_seq(session).map_err(Error::Store)?;
+            operation = journal.clone().with_cursor(finish, last).operation;
+        }
         batch.push(Write::PutOperation {
             session: session.clone(),
-            operation: journal.operation.id.clone(),
-            body: encode(&journal.operation),
+            operation: operation.id.clone(),
+            body: encode(&operation),
         });
         batch
             .preconditions
@@ -259,8 +268,8 @@ fn finish_commit(p: &mut Ports<'_>, journal: &Journal, finish: &Finish) -> Resul
             if let Some(m) = &finish.branch_move {
                 let moved = m.moved(last);
                 batch.require(Precondition::Generation(
-                    m.base.id.clone(),
-                    m.base.generation,
+                    m.base().id.clone(),
+                    m.base().generation,
                 ));
                 batch.push(Write::UpdateSession {
                     session: moved.id.clone(),
@@ -270,7 +279,7 @@ fn finish_commit(p: &mut Ports<'_>, journal: &Journal, finish: &Finish) -> Resul
             }
             if let Some(text) = &finish.notice {
                 let seq = match &finish.branch_move {
-                    Some(m) => m.base.last_seq(last),
+                    Some(m) => m.base().last_seq(last),
                     None => load::session(p.store, session)?.last_seq(last),
                 } + 1;
                 let mut m = record::new_message(
@@ -289,9 +298,9 @@ fn finish_commit(p: &mut Ports<'_>, journal: &Journal, finish: &Finish) -> Resul
             Ok(()) => return Ok(()),
             Err(e) if e.kind() == HostErrorKind::PreconditionFailed => {
                 if let Some(m) = &finish.branch_move
-                    && load::session(p.store, &m.base.id)?.generation != m.base.generation
+                    && load::session(p.store, &m.base().id)?.generation != m.base().generation
                 {
-                    return Err(Error::Raced(m.base.id.clone()));
+                    return Err(Error::Raced(m.base().id.clone()));
                 }
                 if p.store
                     .journals()
@@ -306,4 +315,16 @@ fn finish_commit(p: &mut Ports<'_>, journal: &Journal, finish: &Finish) -> Resul
         }
     }
     Err(Error::Raced(session.clone()))
+}
+
+impl Journal {
+    /// The journal with the cursor move of `finish` (the session row after it, and where the
+    /// cursor stood in the operation), given the session's last seq.
+    fn with_cursor(mut self, finish: &Finish, stored_last: u64) -> Self {
+        if let Some(m) = &finish.branch_move {
+            self.session_update = Some(m.moved(stored_last));
+            self.operation.cursor_before = Some(CursorBefore::of(m.base(), stored_last));
+        }
+        self
+    }
 }

@@ -80,6 +80,7 @@ mod tests {
             branch_target: None,
             generation: None,
             dropped_through: None,
+            cursor_before: None,
             note: None,
         }
     }

@@ -148,6 +148,7 @@ fn settle_failure(
         branch_target: None,
         generation: None,
         dropped_through: None,
+        cursor_before: None,
         note: Some(note),
     };
     let mut batch = Batch::new();

@@ -133,6 +133,7 @@ fn log_entry(
         branch_target: None,
         generation: None,
         dropped_through: None,
+        cursor_before: None,
         note: Some(format!(
             "opened {} {child}",
             kind.as_str().replace('_', " ")

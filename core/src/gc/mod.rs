@@ -211,6 +211,7 @@ fn batches(p: &mut Ports<'_>, plan: &Plan, now: Millis) -> Vec<Batch> {
             branch_target: None,
             generation: None,
             dropped_through: dropped.iter().filter(|d| d.in_effect).map(|d| d.seq).max(),
+            cursor_before: None,
             note: Some(format!(
                 "retention dropped {} old checkpoint(s)",
                 dropped.len()

@@ -12,7 +12,7 @@ mod turn;
 pub use checkpoint::{Capture, Checkpoint, CheckpointKind, FileChange, FileVersion, NodeKind};
 pub use journal::{Journal, JournalEntry};
 pub use message::{Compaction, ForkOrigin, Message, MessageKind, MessageStatus, Part, Role};
-pub use operation::{FileAction, OpFile, OpTarget, Operation, OperationKind, Policy};
+pub use operation::{CursorBefore, FileAction, OpFile, OpTarget, Operation, OperationKind, Policy};
 pub use session::{AgentSession, Branch, SeqRange, Session, SessionKind};
 pub use snapshot::WorkspaceSnapshot;
 pub use turn::{StableBoundary, Turn, TurnStatus};

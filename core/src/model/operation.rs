@@ -1,4 +1,4 @@
-use super::Millis;
+use super::{Branch, Millis};
 use crate::hash::ContentHash;
 use crate::id::{CheckpointId, JournalId, MessageId, OperationId, SessionId, TurnId};
 use crate::path::WorkPath;
@@ -183,4 +183,39 @@ pub struct Operation {
     /// A readable note (failure cause, recovery outcome).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// For an operation that moved the conversation cursor: where it stood before, so an undo
+    /// can put it back. Absent on operations recorded before cursor moves could be undone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cursor_before: Option<CursorBefore>,
+}
+
+/// The conversation cursor as an operation found it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CursorBefore {
+    /// The active branch before the move.
+    pub branch: Branch,
+    /// The session's last seq then: putting the cursor back selects what `branch` selected up
+    /// to here (later messages belong to the branch the move made), then what comes next.
+    pub last_seq: u64,
+    /// The session's `rewound_to` then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rewound_to: Option<MessageId>,
+}
+
+impl CursorBefore {
+    /// Where the cursor of `session` stands, for the operation that moves it, given the
+    /// session's last seq at commit time.
+    pub fn of(session: &super::Session, stored_last: u64) -> Self {
+        Self {
+            branch: session.branch.clone(),
+            last_seq: session.last_seq(stored_last),
+            rewound_to: session.rewound_to.clone(),
+        }
+    }
+
+    /// The branch that puts the cursor back, when the session's last seq is now `last_seq`.
+    pub fn restored(&self, last_seq: u64) -> Branch {
+        self.branch.rewound(self.last_seq + 1, last_seq)
+    }
 }

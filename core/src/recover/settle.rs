@@ -256,6 +256,7 @@ pub(super) fn recovery_operation(
         branch_target: None,
         generation: None,
         dropped_through: None,
+        cursor_before: None,
         note: Some(note),
     }
 }

@@ -143,10 +143,10 @@ macro_rules! in_doubt_contract {
                 // The log's operation is real: undo takes it back.
                 let op = e.operations(&s).expect("ops").items[0].id.clone();
                 let opts = undo::Options {
-                    operation_id: op,
+                    operation_id: Some(op),
                     policy: Default::default(),
                 };
-                assert!(e.undo(&s, opts).expect("undo").applied);
+                assert!(e.undo(&s, opts).expect("undo").files.applied);
                 assert_eq!(contents(&mut e), all(new));
             }
 
@@ -207,7 +207,7 @@ macro_rules! in_doubt_contract {
                     let applied = e.apply_file_rewind(&s, since(&p)).expect("apply");
                     arm(&mut e, op, FINAL);
                     let opts = undo::Options {
-                        operation_id: applied.operation_id.expect("op"),
+                        operation_id: Some(applied.operation_id.expect("op")),
                         policy: Default::default(),
                     };
                     let err = e.undo(&s, opts).expect_err("in doubt");

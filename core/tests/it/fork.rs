@@ -186,7 +186,7 @@ fn a_restoring_fork_undoes_only_later_changes_and_the_parent_knows() {
     e.undo(
         &s,
         rewind_core::undo::Options {
-            operation_id: op,
+            operation_id: Some(op),
             policy: Default::default(),
         },
     )

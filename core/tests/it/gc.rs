@@ -363,7 +363,7 @@ proptest! {
                 _ => {
                     let ops = e.operations(&s).expect("ops").items;
                     if let Some(op) = ops.iter().rev().find(|o| o.kind.writes_files() && !o.files.is_empty()) {
-                        let _ = e.undo(&s, rewind_core::undo::Options { operation_id: op.id.clone(), policy: Default::default() });
+                        let _ = e.undo(&s, rewind_core::undo::Options { operation_id: Some(op.id.clone()), policy: Default::default() });
                     }
                 }
             }

@@ -119,7 +119,7 @@ fn a_command_becomes_one_shell_checkpoint_and_rewinds_byte_and_mode_exact() {
     e.undo(
         &s,
         undo::Options {
-            operation_id: op,
+            operation_id: Some(op),
             policy: Policy::Block,
         },
     )

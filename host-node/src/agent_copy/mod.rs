@@ -57,6 +57,15 @@ settles!(
     rewind_core::revise::Outcome
 );
 
+impl Settle for rewind_core::undo::Outcome {
+    fn settled(mut self) -> Self {
+        if let Some(c) = self.conversation.as_mut() {
+            settle(&mut c.agent_resume);
+        }
+        self
+    }
+}
+
 impl Settle for RewindOutcome {
     fn settled(mut self) -> Self {
         settle_rewind(&mut self);

@@ -36,7 +36,7 @@ pub fn verb(method: &str, params: &Value) -> Result<Verb, RpcError> {
             // `workspace`, `both`, and anything the verb itself will refuse.
             files: option(params, 1, "scope") != Some("conversation"),
         },
-        "undo" => Verb::Undo,
+        "undo" | "redo" => Verb::Undo,
         "editLastPrompt" => Verb::EditLastPrompt {
             rewind_files: option(params, 1, "workspace") == Some("rewind"),
         },

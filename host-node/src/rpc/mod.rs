@@ -79,6 +79,7 @@ pub const METHODS: &[(&str, Params)] = &[
     ("rewindConversation", Params::SessionOptions),
     ("rewind", Params::SessionOptions),
     ("undo", Params::SessionOptions),
+    ("redo", Params::SessionOptions),
     ("editLastPrompt", Params::SessionOptions),
     ("retryLastReply", Params::SessionOptions),
     ("fork", Params::SessionOptions),
@@ -227,7 +228,11 @@ pub fn call<S: StoreWrite, W: Workspace>(
         }
         "undo" => {
             let s = a.session()?;
-            out(e.undo(&s, a.options()?))
+            out(e.undo(&s, a.options()?).map(Settle::settled))
+        }
+        "redo" => {
+            let s = a.session()?;
+            out(e.redo(&s, a.options()?).map(Settle::settled))
         }
         "editLastPrompt" => {
             let s = a.session()?;

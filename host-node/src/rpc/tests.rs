@@ -112,6 +112,36 @@ fn a_session_records_previews_applies_and_undoes() {
 }
 
 #[test]
+fn undo_without_an_operation_takes_back_the_latest_and_redo_reapplies_it() {
+    let mut e = mem();
+    let (id, prompt) = story(&mut e);
+    let both = ok(
+        &mut e,
+        "rewind",
+        json!([id, { "scope": "both", "to": prompt }]),
+    );
+    assert_eq!(both["rewound"], json!(true));
+    assert_eq!(e.workspace().get("a.txt"), Some(&b"one\n"[..]));
+    // No options at all: the latest rewind, files and conversation.
+    let undone = ok(&mut e, "undo", json!([id]));
+    assert_eq!(undone["undoneOperationId"], both["operationId"]);
+    assert_eq!(undone["conversation"]["rewoundTo"], Value::Null);
+    assert_eq!(e.workspace().get("a.txt"), Some(&b"two\n"[..]));
+    let redone = ok(&mut e, "redo", json!([id, {}]));
+    assert_eq!(redone["redo"], json!(true));
+    assert_eq!(redone["redoneOperationId"], both["operationId"]);
+    assert_eq!(redone["conversation"]["rewoundTo"], json!(prompt));
+    assert_eq!(e.workspace().get("a.txt"), Some(&b"one\n"[..]));
+    let err = call(&mut e, "redo", json!([id])).expect_err("nothing left to redo");
+    assert_eq!(err.code, "not_found");
+    assert!(
+        err.message.contains(&id),
+        "names the session: {}",
+        err.message
+    );
+}
+
+#[test]
 fn every_method_has_an_arm_and_reads_its_arguments() {
     // Called with a well-formed but unknown session id, each method either runs (the ones
     // without a session) or reports the session missing: never "unknown method".

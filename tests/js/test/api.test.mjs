@@ -50,6 +50,27 @@ test('results use the CLI --json field names', () => {
   assert.equal(text(ws.get('a.txt')), 'a.txt after\n');
 });
 
+test('undo() with no operation takes back the latest rewind, redo() re-applies it, both whole', () => {
+  const ws = new MemWorkspace();
+  const engine = Engine.inMemory({ workspace: ws });
+  const { id, messageId } = story(engine, ws);
+  expectError(() => engine.undo(id), 'not_found');
+  const both = engine.rewind(id, { scope: 'both', to: messageId, policy: 'block' });
+  assert.equal(both.rewound, true);
+  assert.equal(engine.activeBranch(id).messages.length, 0);
+  const undone = engine.undo(id);
+  assert.equal(undone.undoneOperationId, both.operationId);
+  assert.equal(undone.conversation.rewoundTo, null);
+  assert.equal(text(ws.get('a.txt')), 'a.txt after\n');
+  assert.ok(engine.activeBranch(id).messages.some((m) => m.id === messageId), 'the prompt is back');
+  const redone = engine.redo(id);
+  assert.equal(redone.redo, true);
+  assert.equal(redone.redoneOperationId, both.operationId);
+  assert.equal(text(ws.get('a.txt')), 'a.txt before\n');
+  const err = expectError(() => engine.redo(id), 'not_found');
+  assert.match(err.message, new RegExp(id));
+});
+
 test('error codes: invalid_input, invalid_path, not_found', () => {
   const ws = new MemWorkspace();
   const engine = Engine.inMemory({ workspace: ws });

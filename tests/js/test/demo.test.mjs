@@ -107,8 +107,8 @@ test('the web IDE: agent, edit, preview with the conflict, rewind with merge, re
   assert.deepEqual(await tree(page), ['notes.txt', 'src/app.js', 'src/greet.js', 'src/math.js']);
   assert.equal(await $text(page, 'save-state'), 'saved');
 
-  // Undo the rewind's file changes (the conversation stays rewound): the agent's files are back,
-  // the person's line still there.
+  // Undo the rewind of both, whole: the agent's files are back, the person's line still there,
+  // and the turns it took off the conversation are on the timeline again.
   await page.click('[data-testid="undo"]');
   await page.waitForFunction(() => /^Undid/.test(document.querySelector('[data-testid="status"]').textContent));
   // An engine that undoes a `both` whole (issue 31 point 6) brings turns 2 and 3 back into the
@@ -118,6 +118,8 @@ test('the web IDE: agent, edit, preview with the conflict, rewind with merge, re
     + 'restored docs/usage.md, src/app.js, src/welcome.js; deleted notes.txt, src/greet.js.'
     + (whole ? ' The conversation is back: 2 turns returned to it.' : ''));
   assert.deepEqual(await tree(page), agentTree);
+  // The engine undoes a `both` whole: the conversation is back with the files.
+  assert.ok(whole, 'turns 2 and 3 are back in the conversation');
   // The timeline after the undo: turns 2 and 3 are still listed, their files back.
   assert.deepEqual(await states(page), whole ? ['current', 'current', 'current'] : ['current', 'undone', 'undone']);
   assert.match(await page.textContent('[data-testid="turn"][data-turn="2"] [data-testid="turn-state"]'),

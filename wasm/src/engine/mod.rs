@@ -274,16 +274,29 @@ impl Engine {
         self.run(|i| with!(i, e => e.rewind(&s, o)))
     }
 
-    /// Undo a file-writing operation.
-    #[wasm_bindgen(unchecked_return_type = "ApplyOutcome")]
+    /// Undo a rewind (its files and, for a conversation rewind or `both`, the conversation
+    /// cursor) or an undo; without `operationId`, the latest rewind still in effect.
+    #[wasm_bindgen(unchecked_return_type = "UndoOutcome")]
     pub fn undo(
         &mut self,
         #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "UndoOptions")] opts: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "UndoOptions")] opts: Option<JsValue>,
     ) -> Result<JsValue> {
         let s = session_id(&session)?;
-        let o = options(&opts, "undo options")?;
+        let o = options(&opts.unwrap_or(JsValue::UNDEFINED), "undo options")?;
         self.run(|i| with!(i, e => e.undo(&s, o)))
+    }
+
+    /// Redo: take back the latest undo still in effect.
+    #[wasm_bindgen(unchecked_return_type = "UndoOutcome")]
+    pub fn redo(
+        &mut self,
+        #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RedoOptions")] opts: Option<JsValue>,
+    ) -> Result<JsValue> {
+        let s = session_id(&session)?;
+        let o = options(&opts.unwrap_or(JsValue::UNDEFINED), "redo options")?;
+        self.run(|i| with!(i, e => e.redo(&s, o)))
     }
 
     /// Edit the latest prompt (rewinds to before it, then records the new text).

@@ -111,7 +111,11 @@ export interface RewindOptions {
   paths?: string[];
 }
 export interface UndoOptions {
-  operationId: string;
+  /** The operation to take back; absent: the latest rewind still in effect. */
+  operationId?: string;
+  policy?: Policy;
+}
+export interface RedoOptions {
   policy?: Policy;
 }
 export interface EditLastPromptOptions {

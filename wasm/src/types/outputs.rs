@@ -396,5 +396,7 @@ export interface Operation {
   /** gc: the highest seq of the checkpoints it dropped. */
   droppedThrough?: number;
   note?: string;
+  /** An operation that moved the conversation cursor: where it stood (what undo puts back). */
+  cursorBefore?: CursorBefore;
 }
 "#;

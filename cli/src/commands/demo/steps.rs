@@ -73,7 +73,7 @@ impl Demo {
         let undone = d.engine.undo(
             &session,
             undo::Options {
-                operation_id: op.clone(),
+                operation_id: Some(op.clone()),
                 policy: Policy::Block,
             },
         )?;
@@ -81,7 +81,7 @@ impl Demo {
             &format!("undo {op}"),
             format!(
                 "{}{}",
-                crate::commands::verdict::restored(&ctx.style, &undone.restored_files),
+                crate::commands::verdict::restored(&ctx.style, &undone.files.restored_files),
                 show(&dir, "src/greet.rs")
             ),
         );

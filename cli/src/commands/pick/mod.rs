@@ -318,7 +318,7 @@ fn outcome_text(ctx: &Context, session: &SessionId, out: &Outcome) -> (String, b
         Outcome::Both(o) => {
             let mut t = super::both::describe(&ctx.style, session, o, None);
             if o.rewound {
-                t.push_str("\nundoing it puts the files back; the conversation stays rewound");
+                t.push_str("\n`rewind undo` takes back both: the files and the conversation");
             }
             (t, !o.rewound)
         }
