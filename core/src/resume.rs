@@ -103,7 +103,8 @@ pub struct State {
     pub running_turn: Option<TurnId>,
     /// Checkpoints of turns on the active branch.
     pub active_checkpoints: Vec<CheckpointSummary>,
-    /// File-writing operations that can still be undone.
+    /// Operations `undo` can still take back (file rewinds, and conversation rewinds that recorded
+    /// where the cursor stood), oldest first.
     pub undoable_operations: Vec<OperationId>,
     /// Journals of this session a crash left pending (run `recover`).
     pub pending_journals: Vec<JournalId>,
@@ -144,9 +145,8 @@ pub fn resume(p: &Ports<'_>, session: &SessionId) -> Result<State, load::Error> 
         undoable_operations: log
             .operations
             .iter()
-            .filter(|o| {
-                o.kind.writes_files() && !o.files.is_empty() && in_effect(&log.operations, &o.id)
-            })
+            // Conversation rewinds too: `undo` takes back the cursor as well as files.
+            .filter(|o| crate::undo::undoable(o) && in_effect(&log.operations, &o.id))
             .map(|o| o.id.clone())
             .collect(),
         pending_journals: journals

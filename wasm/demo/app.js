@@ -302,7 +302,7 @@ button('undo').onclick = () => discardEdit() && act('Undo', () => {
   // Said from what changed: an engine that undoes a `both` whole brings its turns back too.
   const back = onBranch() - before;
   const conversation = back > 0 ? ` The conversation is back: ${count(back, 'turn')} returned to it.` : '';
-  return out.applied ? `Undid the last rewind's file changes: ${told || 'no file written'}.${conversation}` : `Nothing undone: ${out.cause ?? 'blocked'}${told ? `; ${told}` : ''}.`;
+  return out.applied ? `Undid the last rewind: ${told || 'no file written'}.${conversation}` : `Nothing undone: ${out.cause ?? 'blocked'}${told ? `; ${told}` : ''}.`;
 });
 
 button('run-agent').onclick = () => act('The agent', async () => {

@@ -114,7 +114,7 @@ test('the web IDE: agent, edit, preview with the conflict, rewind with merge, re
   // An engine that undoes a `both` whole (issue 31 point 6) brings turns 2 and 3 back into the
   // conversation; one that undoes its files only leaves them out. The page says which it was.
   const whole = (await page.$$eval('[data-testid="turn"][data-on-branch="true"]', (ls) => ls.length)) === 3;
-  assert.equal(await $text(page, 'status'), "Undid the last rewind's file changes: "
+  assert.equal(await $text(page, 'status'), 'Undid the last rewind: '
     + 'restored docs/usage.md, src/app.js, src/welcome.js; deleted notes.txt, src/greet.js.'
     + (whole ? ' The conversation is back: 2 turns returned to it.' : ''));
   assert.deepEqual(await tree(page), agentTree);
@@ -216,7 +216,7 @@ test('the web IDE at 800 px: a conflict that cannot be merged, the policy choice
   // Undo: the status says what the undo did to each file (notes.txt is deleted again, not "back").
   await page.click('[data-testid="undo"]');
   await page.waitForFunction(() => /^Undid/.test(document.querySelector('[data-testid="status"]').textContent));
-  assert.equal(await $text(page, 'status'), "Undid the last rewind's file changes: "
+  assert.equal(await $text(page, 'status'), 'Undid the last rewind: '
     + 'restored docs/usage.md, src/welcome.js; deleted notes.txt, src/greet.js.');
   assert.deepEqual(await states(page), ['current', 'current', 'current']);
   assert.match(await page.textContent('[data-testid="turn"][data-turn="2"] [data-testid="turn-state"]'), /a rewind of it was undone/);
