@@ -20,6 +20,7 @@ mod import;
 mod init;
 mod log;
 mod notes;
+mod open_turn;
 mod ops;
 mod pick;
 mod preview;
