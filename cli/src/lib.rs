@@ -35,7 +35,7 @@ pub use error::CliError;
 /// a closed pipe ends quietly with the command's own code; any other failure to write the output
 /// (a full disk) is said on stderr and exits 3, since the person did not get the result.
 pub fn main() -> i32 {
-    let cli = match <commands::Cli as clap::Parser>::try_parse() {
+    let cli = match commands::parse() {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };

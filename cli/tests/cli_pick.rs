@@ -254,7 +254,7 @@ fn an_unanswered_question_without_a_terminal_is_invalid_input() {
     let b = Bench::new();
     let (session, _, _) = two_turns(&b);
     for (args, flag) in [
-        (&["pick"][..], "--turn"),
+        (&["pick"][..], "--to"),
         (&["pick", "--turn", "1", "--scope", "both"][..], "--yes"),
         (&["pick", "--turn", "1", "--yes"][..], "--scope"),
     ] {

@@ -12,7 +12,7 @@ pub(super) struct Args {
     session: SessionArg,
     /// The prompt to go back to: an id or prefix, or #N, @, @-1 (an assistant message maps to its
     /// prompt).
-    #[arg(long, value_name = "MSG")]
+    #[arg(long, value_name = "TARGET")]
     to: String,
 }
 
@@ -39,7 +39,7 @@ pub(super) fn describe(style: &Style, session: &SessionId, out: &Outcome) -> Str
         count(out.kept_message_count, "message"),
         count(out.removed_turn_ids.len(), "turn"),
         style.hint(format!(
-            "rewind apply {} --since {}",
+            "rewind apply {} --to {}",
             short_id(session.as_str()),
             short_id(out.target_message_id.as_str())
         )),

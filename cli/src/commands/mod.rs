@@ -15,11 +15,13 @@ mod diff;
 mod doctor;
 mod fork;
 mod gc;
+mod help;
 mod hook_settings;
 mod import;
 mod init;
 mod log;
 mod notes;
+mod open_turn;
 mod ops;
 mod pick;
 mod preview;
@@ -42,6 +44,7 @@ mod turn_end;
 mod undo;
 mod verdict;
 
+pub(crate) use help::parse;
 pub use report::Report;
 
 use crate::{CliError, locate, style};
@@ -57,32 +60,57 @@ use std::path::PathBuf;
     name = "rewind",
     version,
     about = "Checkpoints, rewinds and undo for AI coding-agent sessions",
-    long_about = None
+    long_about = None,
+    disable_help_subcommand = true
 )]
 // The field docs are the `--help` text, where `<workspace>` reads as a placeholder, not HTML.
 #[allow(rustdoc::invalid_html_tags)]
 pub struct Cli {
     /// The workspace the agent edits (default: the nearest directory holding .rewind/, from the
     /// current one up; else the current directory).
-    #[arg(long, global = true, value_name = "DIR")]
+    #[arg(
+        help_heading = "Global options",
+        long,
+        global = true,
+        value_name = "DIR"
+    )]
     workspace: Option<PathBuf>,
     /// The database (default: <workspace>/.rewind/rewind.db).
-    #[arg(long, global = true, value_name = "PATH", env = "REWIND_DB")]
+    #[arg(
+        help_heading = "Global options",
+        long,
+        global = true,
+        value_name = "PATH",
+        env = "REWIND_DB"
+    )]
     db: Option<PathBuf>,
     /// Keep the records in PostgreSQL instead of the SQLite file: a `postgres://` URL
     /// (`postgres://user@host:port/db`; a unix socket as `?host=/run/postgresql`). The
     /// database path then only says where the workspace's own files go (config, current
     /// session).
-    #[arg(long, global = true, value_name = "URL", env = "REWIND_STORE")]
+    #[arg(
+        help_heading = "Global options",
+        long,
+        global = true,
+        value_name = "URL",
+        env = "REWIND_STORE"
+    )]
     store: Option<String>,
     /// Print one JSON document (camelCase fields) instead of text.
-    #[arg(long, global = true)]
+    #[arg(help_heading = "Global options", long, global = true)]
     json: bool,
     /// Print directly: no pager (else on a terminal `diff`, `log`, `ops`, `preview` page).
     #[arg(long = "no-pager", short = 'P', global = true)]
     no_pager: bool,
     /// Colour the text: on a terminal (auto, unless NO_COLOR is set), always or never.
-    #[arg(long, global = true, value_enum, default_value_t, value_name = "WHEN")]
+    #[arg(
+        help_heading = "Global options",
+        long,
+        global = true,
+        value_enum,
+        default_value_t,
+        value_name = "WHEN"
+    )]
     color: style::ColorChoice,
     /// None: bare `rewind`, the picker on a terminal (see `pick`).
     #[command(subcommand)]
@@ -95,8 +123,7 @@ enum Command {
     Init(init::Args),
     /// Check every agent's rewind hooks: installed, current, runnable, let run; what arrived.
     Doctor(doctor::Args),
-    /// One line: the current session, whether it is recording, the last agent event, doctor's
-    /// problem count.
+    /// One line: the current session, recording or not, the last agent event, doctor's problems.
     Status(status::Args),
     /// Build rewind sessions from an agent's own records of its sessions in this workspace.
     Import(import::Args),
@@ -169,6 +196,8 @@ enum Command {
     Completions(completions::Args),
     /// Print the man page (roff), e.g. `rewind man | man -l -`.
     Man,
+    /// Show the everyday commands, every command (--all), or one command's flags.
+    Help(help::Args),
     /// Handle one agent hook event (JSON on stdin); always prints `{}` and exits 0.
     Hook(crate::hook::Args),
     /// Serve the JS API as JSON-RPC 2.0, on stdin/stdout (--stdio) or HTTP (--http ADDR).
@@ -190,6 +219,7 @@ impl Command {
                 | Self::Import(_)
                 | Self::Completions(_)
                 | Self::Man
+                | Self::Help(_)
                 | Self::Session(session::Args::New { .. } | session::Args::List)
                 | Self::Config(_)
                 | Self::Demo(_)
@@ -327,6 +357,7 @@ pub(crate) fn run(cli: Cli) -> Result<Report, CliError> {
         Command::Demo(a) => demo::run(&ctx, a),
         Command::Completions(a) => completions::run(&a),
         Command::Man => completions::man(),
+        Command::Help(a) => help::run(&a),
         Command::Hook(_) | Command::Serve(_) | Command::Mcp(_) => {
             unreachable!("handled before the context is built")
         }
@@ -372,10 +403,7 @@ pub(crate) fn run_argv(argv: &[String]) -> Result<Report, CliError> {
 
 /// The usage error of a bare `rewind` where the picker cannot run (no terminal), if so.
 pub(crate) fn bare_without_terminal(cli: &Cli) -> Option<clap::Error> {
-    cli.command
-        .is_none()
-        .then(pick::bare_without_terminal)
-        .flatten()
+    cli.command.is_none().then(pick::bare_without_terminal)?
 }
 
 impl Cli {

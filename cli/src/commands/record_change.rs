@@ -1,9 +1,9 @@
-//! `rewind edit [SESSION] --turn T --path P [--before-file F | --created] [--after-file F | --deleted]
+//! `rewind edit [SESSION] [--turn T] --path P [--before-file F | --created] [--after-file F | --deleted]
 //! [--before-mode MODE] [--after-mode MODE]`: record what a tool changed. The after-state defaults
 //! to the file now on disk. The before-state's mode is F's (a copy of an executable keeps its
 //! `x` bits), unless `--before-mode` says otherwise.
 //!
-//! `rewind edit [SESSION] --turn T --stdin`: record several files as one checkpoint, described
+//! `rewind edit [SESSION] [--turn T] --stdin`: record several files as one checkpoint, described
 //! by a JSON document on stdin (see [`Doc`]):
 //!
 //! ```json
@@ -40,9 +40,10 @@ const MAX_STDIN_BYTES: u64 = 256 << 20;
 pub(super) struct Args {
     #[command(flatten)]
     session: SessionArg,
-    /// The live turn whose tool made the change.
-    #[arg(long)]
-    turn: String,
+    /// The running turn whose tool made the change (#N, @ or an id; default: the session's one
+    /// running turn).
+    #[arg(long, value_name = "TURN")]
+    turn: Option<String>,
     /// The file, relative to the workspace.
     #[arg(long, required_unless_present = "stdin", conflicts_with = "stdin")]
     path: Option<String>,
@@ -282,7 +283,7 @@ fn from_disk(
 }
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
-    let turn = super::refs::Ref::<rewind_core::id::TurnId>::new(&a.turn)?;
+    let turn = super::open_turn::check(a.turn.as_deref())?;
     // The document is read and decoded before the store is even opened.
     let doc = if a.stdin {
         let doc = read_stdin()?;
@@ -292,7 +293,7 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     };
     let mut engine = ctx.engine(Verb::RecordEdit)?;
     let session = ctx.session(&engine, &a.session)?;
-    let turn_id = turn.resolve(ctx.lookup(&engine), &session)?;
+    let turn_id = super::open_turn::resolve(ctx, &engine, &session, turn.as_ref())?;
     let (tool, tool_call_id, changes) = match doc {
         Some((tool, tool_call_id, (mut changes, pending))) => {
             from_disk(&mut engine, &mut changes, pending)?;

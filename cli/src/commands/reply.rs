@@ -1,6 +1,5 @@
-//! `rewind reply [SESSION] --turn T --text T [--error]`.
+//! `rewind reply [SESSION] [--turn T] --text T [--error]`.
 
-use super::refs::Ref;
 use super::{CliError, Context, Report, SessionArg, Verb};
 use rewind_core::record::ReplyOptions;
 
@@ -8,9 +7,10 @@ use rewind_core::record::ReplyOptions;
 pub(super) struct Args {
     #[command(flatten)]
     session: SessionArg,
-    /// The turn the reply belongs to (an id or prefix, or @ for the latest).
-    #[arg(long)]
-    turn: String,
+    /// The turn the reply belongs to (#N, @, an id or prefix; default: the session's one running
+    /// turn).
+    #[arg(long, value_name = "TURN")]
+    turn: Option<String>,
     /// The reply.
     #[arg(long)]
     text: String,
@@ -20,10 +20,10 @@ pub(super) struct Args {
 }
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
-    let turn = Ref::new(&a.turn)?;
+    let turn = super::open_turn::check(a.turn.as_deref())?;
     let mut engine = ctx.engine(Verb::RecordReply)?;
     let session = ctx.session(&engine, &a.session)?;
-    let turn_id = turn.resolve(ctx.lookup(&engine), &session)?;
+    let turn_id = super::open_turn::resolve(ctx, &engine, &session, turn.as_ref())?;
     let opts = ReplyOptions {
         turn_id,
         text: a.text,

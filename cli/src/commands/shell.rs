@@ -1,4 +1,4 @@
-//! `rewind exec [SESSION] --turn T -- CMD [ARGS…]` and `rewind snapshot [SESSION] --turn T`: shell
+//! `rewind exec [SESSION] [--turn T] -- CMD [ARGS…]` and `rewind snapshot [SESSION] [--turn T]`: shell
 //! capture. `exec` snapshots the workspace, runs the command in it (stdin, stdout and stderr
 //! are the command's own), snapshots again and records the difference as one `shell`
 //! checkpoint, then exits with the command's exit code: what the first snapshot finds is the
@@ -9,11 +9,9 @@
 //! Output: text goes to stderr for `exec` (its stdout is the command's, so `rewind exec … -- cat
 //! f > out` stays clean); with `--json` the report is the last document on stdout.
 
-use super::refs::Ref;
 use super::{CliError, Context, Report, SessionArg, Verb};
 use crate::output;
 use rewind_core::id::SessionId;
-use rewind_core::id::TurnId;
 use rewind_core::shell::{self, Outcome, Progress};
 use rewind_host::disk::{FileId, file_id, gone_since};
 use rewind_host::native::NativeEngine;
@@ -26,9 +24,10 @@ use std::time::{Duration, Instant};
 pub(super) struct SnapshotArgs {
     #[command(flatten)]
     session: SessionArg,
-    /// The running turn the changes belong to.
-    #[arg(long)]
-    turn: String,
+    /// The running turn the changes belong to (#N, @, an id; default: the session's one running
+    /// turn).
+    #[arg(long, value_name = "TURN")]
+    turn: Option<String>,
     /// The command that ran since the last snapshot (recorded as the checkpoint's tool input).
     #[arg(long, value_name = "CMD")]
     command: Option<String>,
@@ -67,9 +66,10 @@ impl From<As> for shell::Attribution {
 pub(super) struct ExecArgs {
     #[command(flatten)]
     session: SessionArg,
-    /// The running turn the command's changes belong to.
-    #[arg(long)]
-    turn: String,
+    /// The running turn the command's changes belong to (#N, @, an id; default: the session's
+    /// one running turn).
+    #[arg(long, value_name = "TURN")]
+    turn: Option<String>,
     /// The tool's name (default `shell`).
     #[arg(long, value_name = "NAME")]
     tool: Option<String>,
@@ -204,12 +204,12 @@ fn not_kept(ctx: &Context, opened: Option<FileId>, t: &Timed) -> Option<String> 
 }
 
 pub(super) fn run_snapshot(ctx: &Context, a: SnapshotArgs) -> Result<Report, CliError> {
-    let turn = Ref::<TurnId>::new(&a.turn)?;
+    let turn = super::open_turn::check(a.turn.as_deref())?;
     let mut engine = ctx.engine(Verb::SnapshotWorkspace)?;
     let opened = opened_store(ctx);
     let session = ctx.session(&engine, &a.session)?;
     let opts = shell::Options {
-        turn_id: turn.resolve(ctx.lookup(&engine), &session)?,
+        turn_id: super::open_turn::resolve(ctx, &engine, &session, turn.as_ref())?,
         command: a.command,
         tool_name: a.tool,
         tool_call_id: a.tool_call_id,
@@ -244,12 +244,31 @@ fn command_line(argv: &[String]) -> String {
         .join(" ")
 }
 
+/// Where the command runs: the current directory when it is inside the workspace (as a shell
+/// would run it: `rewind exec -- sh -c 'echo x >> util.py'` from `src/` appends to
+/// `src/util.py`), else the workspace's root. The snapshot is of the whole workspace either way,
+/// so the paths it reports stay relative to the workspace.
+fn run_in(ctx: &Context) -> Result<std::path::PathBuf, CliError> {
+    let root = std::fs::canonicalize(&ctx.workspace).map_err(|e| {
+        CliError::host(format!(
+            "cannot open the workspace {}: {e}",
+            ctx.workspace.display()
+        ))
+    })?;
+    let here = std::env::current_dir().and_then(std::fs::canonicalize);
+    Ok(match here {
+        Ok(dir) if dir.starts_with(&root) => dir,
+        _ => root,
+    })
+}
+
 pub(super) fn run_exec(ctx: &Context, a: ExecArgs) -> Result<Report, CliError> {
-    let turn = Ref::<TurnId>::new(&a.turn)?;
+    let turn = super::open_turn::check(a.turn.as_deref())?;
     let mut engine = ctx.engine(Verb::SnapshotWorkspace)?;
     let opened = opened_store(ctx);
     let session = ctx.session(&engine, &a.session)?;
-    let turn = turn.resolve(ctx.lookup(&engine), &session)?;
+    let turn = super::open_turn::resolve(ctx, &engine, &session, turn.as_ref())?;
+    let dir = run_in(ctx)?;
     let line = command_line(&a.command);
     // Before the command nothing of the agent's ran since the last snapshot: what changed is
     // the person's. After it, what changed is the command's, whatever came before.
@@ -268,7 +287,7 @@ pub(super) fn run_exec(ctx: &Context, a: ExecArgs) -> Result<Report, CliError> {
     let started = Instant::now();
     let status = Command::new(&a.command[0])
         .args(&a.command[1..])
-        .current_dir(&ctx.workspace)
+        .current_dir(&dir)
         .status()
         .map_err(|e| {
             CliError::new(

@@ -1,5 +1,7 @@
 //! What a file rewind restores, as `preview`, `diff` and `apply` take it: exactly one of
-//! `--since MSG`, `--turn TURN`, `--checkpoint ID`, plus `--path` filters.
+//! `--to TARGET` (once `--since`, still accepted), `--turn TURN`, `--checkpoint ID`, plus `--path`
+//! filters. `--to` is the target flag of every rewind (`conversation`, `both`, `pick` too): a
+//! point written the same way everywhere (`#N`, `@`, `@-N`, an id or a unique prefix).
 
 use super::refs::{Lookup, Ref, TurnOrMessage, resolve_opt};
 use super::{CliError, SessionArg};
@@ -8,13 +10,13 @@ use rewind_core::id::{CheckpointId, MessageId, SessionId};
 
 /// Exactly one target, plus an optional path filter (shared with `apply`).
 #[derive(Debug, clap::Args)]
-#[command(group(clap::ArgGroup::new("target").required(true).args(["since", "turn", "checkpoint"])))]
+#[command(group(clap::ArgGroup::new("target").required(true).args(["to", "turn", "checkpoint"])))]
 pub(super) struct TargetArgs {
     #[command(flatten)]
     pub(super) session: SessionArg,
-    /// Back to before this prompt (an id or prefix, or #N, @, @-1): its turn and everything after.
-    #[arg(long, value_name = "MSG")]
-    since: Option<String>,
+    /// Back to before this prompt (#N, @, @-1, an id or prefix): its turn and everything after.
+    #[arg(long, alias = "since", value_name = "TARGET")]
+    to: Option<String>,
     /// Only this turn (#N, @, @-1, a turn id, or a message of it).
     #[arg(long, value_name = "TURN")]
     turn: Option<String>,
@@ -44,7 +46,7 @@ impl TargetArgs {
     /// Check the ids' form (nothing is opened yet).
     pub(super) fn target(&self) -> Result<Target, CliError> {
         Ok(Target {
-            since: Ref::opt(self.since.as_deref())?,
+            since: Ref::opt(self.to.as_deref())?,
             turn: Ref::opt(self.turn.as_deref())?,
             checkpoint: Ref::opt(self.checkpoint.as_deref())?,
             paths: self.paths.clone(),

@@ -1,6 +1,5 @@
-//! `rewind turn-end [SESSION] --turn T [--failed]`.
+//! `rewind turn-end [SESSION] [--turn T] [--failed]`.
 
-use super::refs::Ref;
 use super::{CliError, Context, Report, SessionArg, Verb};
 use rewind_core::record::CompleteTurnOptions;
 
@@ -8,19 +7,19 @@ use rewind_core::record::CompleteTurnOptions;
 pub(super) struct Args {
     #[command(flatten)]
     session: SessionArg,
-    /// The running turn (an id or prefix, or @ for the latest).
-    #[arg(long)]
-    turn: String,
+    /// The running turn (#N, @, an id or prefix; default: the session's one running turn).
+    #[arg(long, value_name = "TURN")]
+    turn: Option<String>,
     /// The turn failed.
     #[arg(long)]
     failed: bool,
 }
 
 pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
-    let turn = Ref::new(&a.turn)?;
+    let turn = super::open_turn::check(a.turn.as_deref())?;
     let mut engine = ctx.engine(Verb::CompleteTurn)?;
     let session = ctx.session(&engine, &a.session)?;
-    let turn_id = turn.resolve(ctx.lookup(&engine), &session)?;
+    let turn_id = super::open_turn::resolve(ctx, &engine, &session, turn.as_ref())?;
     let opts = CompleteTurnOptions {
         turn_id,
         failed: a.failed,

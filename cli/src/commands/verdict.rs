@@ -174,7 +174,7 @@ fn verdict(style: &Style, p: &Preview, retry: Retry<'_>) -> String {
 pub(super) fn retry_command(verb: &str, session: &SessionId, t: &TargetOptions) -> String {
     let mut cmd = format!("rewind {verb} {}", short_id(session.as_str()));
     if let Some(m) = &t.since {
-        let _ = write!(cmd, " --since {}", short_id(m.as_str()));
+        let _ = write!(cmd, " --to {}", short_id(m.as_str()));
     }
     if let Some(turn) = &t.turn {
         let _ = write!(cmd, " --turn {}", short_id(turn));

@@ -1,8 +1,8 @@
-//! `rewind pick [SESSION] [--turn REF] [--scope code|conversation|both] [--policy …] [--yes]`,
+//! `rewind pick [SESSION] [--to TARGET] [--scope code|conversation|both] [--policy …] [--yes]`,
 //! and bare `rewind` on a terminal: choose a prompt of the active branch (newest first), choose
 //! what to restore, read the preview and the diff, confirm, and rewind through the engine.
 //!
-//! Flags answer questions beforehand, so `rewind pick --turn 3 --scope both --yes` needs no
+//! Flags answer questions beforehand, so `rewind pick --to 3 --scope both --yes` needs no
 //! terminal. Without one (or with `--json`) a question left unanswered is `invalid_input` naming
 //! the flag, before anything changes: a script never hangs on a prompt nobody sees.
 
@@ -52,7 +52,7 @@ pub(super) struct Args {
     session: SessionArg,
     /// The prompt to go back to: `#N` / `N` (its number in the list), or its message or turn id
     /// (a unique prefix of a listed one will do).
-    #[arg(long, value_name = "REF")]
+    #[arg(long = "to", alias = "turn", value_name = "TARGET")]
     turn: Option<String>,
     /// What to restore.
     #[arg(long, value_enum)]
@@ -107,7 +107,7 @@ fn unanswered(flags: &[&str]) -> CliError {
 /// Without a terminal to ask at, every answer must be given: the flags still missing.
 fn all_answered(a: &Args) -> Result<(), CliError> {
     let missing: Vec<&str> = [
-        (a.turn.is_none(), "--turn <REF>"),
+        (a.turn.is_none(), "--to <TARGET>"),
         (a.scope.is_none(), "--scope code|conversation|both"),
         (!a.yes, "--yes"),
     ]

@@ -30,37 +30,45 @@ struct Kind {
     table: IdTable,
     prefix: &'static str,
     what: &'static str,
+    /// The command that lists ids of this kind (said when one is mistyped or not found).
+    listed_by: &'static str,
 }
 
 const SESSION: Kind = Kind {
     table: IdTable::Sessions,
     prefix: SessionId::PREFIX,
     what: "session",
+    listed_by: "rewind session list",
 };
 const MESSAGE: Kind = Kind {
     table: IdTable::Messages,
     prefix: MessageId::PREFIX,
     what: "message",
+    listed_by: "rewind log",
 };
 const TURN: Kind = Kind {
     table: IdTable::Turns,
     prefix: TurnId::PREFIX,
     what: "turn",
+    listed_by: "rewind log",
 };
 const CHECKPOINT: Kind = Kind {
     table: IdTable::Checkpoints,
     prefix: CheckpointId::PREFIX,
     what: "checkpoint",
+    listed_by: "rewind checkpoints",
 };
 const OPERATION: Kind = Kind {
     table: IdTable::Operations,
     prefix: OperationId::PREFIX,
     what: "operation",
+    listed_by: "rewind ops",
 };
 const JOURNAL: Kind = Kind {
     table: IdTable::Journals,
     prefix: JournalId::PREFIX,
     what: "journal",
+    listed_by: "rewind recover",
 };
 
 /// What a prefix matched.
@@ -132,9 +140,17 @@ fn parse_error(kind: &Kind, typed: &str) -> CliError {
     CliError::new(
         ErrorKind::InvalidInput,
         format!(
-            "{value:?} is not a valid {} id: expected `{}` followed by letters, digits, '-' or \
-             '_' (or a unique prefix of one)",
-            kind.what, kind.prefix
+            "{value:?} is not {a} {what} id: {what} ids are `{p}` followed by lowercase hex digits \
+             (0-9, a-f), and any unique start of those digits names one too (`{p}3f2a` or \
+             `3f2a`); `{list}` lists them",
+            a = if kind.what.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                "an"
+            } else {
+                "a"
+            },
+            what = kind.what,
+            p = kind.prefix,
+            list = kind.listed_by
         ),
     )
 }
@@ -144,7 +160,12 @@ fn one(kind: &Kind, typed: &str, found: Found) -> Result<String, CliError> {
         Found::One(id) => Ok(id),
         Found::None => Err(CliError::new(
             ErrorKind::NotFound,
-            format!("no {} id starts with `{}`", kind.what, typed.trim()),
+            format!(
+                "no {} id starts with `{}`: `{}` lists them",
+                kind.what,
+                typed.trim(),
+                kind.listed_by
+            ),
         )),
         Found::Many(ids) => Err(ambiguous(kind.what, typed, ids)),
     }
@@ -330,7 +351,10 @@ impl Typed for TurnOrMessage {
         match all.len() {
             0 => Err(CliError::new(
                 ErrorKind::NotFound,
-                format!("no turn or message id starts with `{t}`"),
+                format!(
+                    "no turn or message id starts with `{t}`: `rewind log` lists them (or name \
+                     a turn as #N, @ or @-N)"
+                ),
             )),
             1 => Ok(Self(all.remove(0))),
             _ => Err(ambiguous("turn and message", text, all)),
