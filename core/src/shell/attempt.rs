@@ -3,10 +3,12 @@
 
 use super::chain::{head, load_manifest, stat_cache, store_manifest};
 use super::diff::{Known, diff, expected};
+use super::journal;
 use super::manifest::{Manifest, State};
+use super::outcome::{outcome, untracked_of};
 use super::record::{Changed, changes};
 use super::take::{Taken, take};
-use super::{Attribution, Error, Options, Outcome, Progress, UntrackedFile, committed, scanner};
+use super::{Attribution, Error, Options, Outcome, Progress, committed, scanner};
 use crate::batch::{Batch, Precondition, Write};
 use crate::ctx::Ports;
 use crate::hash::ContentHash;
@@ -32,8 +34,12 @@ impl Previous {
     }
 }
 
-fn previous(p: &Ports<'_>, session: &SessionId) -> Result<Option<Previous>, Error> {
-    let Some(head) = head(p.store, session)? else {
+fn previous(
+    p: &Ports<'_>,
+    session: &SessionId,
+    head: Option<WorkspaceSnapshot>,
+) -> Result<Option<Previous>, Error> {
+    let Some(head) = head else {
         return Ok(None);
     };
     let (manifest, chain) = load_manifest(p.store, session, &head.manifest)?;
@@ -115,46 +121,6 @@ fn spill(
     store.commit(batch).map_err(Error::Commit)
 }
 
-fn untracked_of(manifest: &Manifest, unlisted: Vec<crate::ports::Unlisted>) -> Vec<UntrackedFile> {
-    let mut out: Vec<UntrackedFile> = manifest
-        .entries
-        .iter()
-        .filter_map(|(path, e)| match e.state {
-            State::Untracked(u) => Some(UntrackedFile {
-                path: path.to_string(),
-                reason: u.as_str().to_owned(),
-            }),
-            State::Tracked(_) => None,
-        })
-        .collect();
-    out.extend(unlisted.into_iter().map(|u| UntrackedFile {
-        path: u.path,
-        reason: u.reason,
-    }));
-    out
-}
-
-fn outcome(
-    taken: &Taken,
-    baseline: bool,
-    changed: Changed,
-    untracked: Vec<UntrackedFile>,
-    manifest: ContentHash,
-) -> Outcome {
-    Outcome {
-        checkpoint_id: None,
-        kind: None,
-        baseline,
-        changed,
-        untracked,
-        files: taken.manifest.file_count(),
-        reread: taken.reread,
-        skipped: taken.skipped,
-        racy: taken.racy,
-        manifest,
-    }
-}
-
 /// Walk the workspace against `cache` (the previous manifest, or another session's for its stat
 /// data), spilling to the store as it goes; paths the walk no longer lists but that exist stay
 /// tracked.
@@ -162,9 +128,16 @@ fn walk(
     p: &mut Ports<'_>,
     cache: Option<&Manifest>,
     prev: Option<(&Previous, &Recorded)>,
+    scope: Option<&[WorkPath]>,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<(Taken, Vec<crate::ports::Unlisted>), Error> {
-    let listing = scanner(p).list().map_err(Error::Scan)?;
+    // Only the paths the journal names are walked when it vouches for the rest.
+    let scope = scope.filter(|_| prev.is_some());
+    let listing = match scope {
+        Some(scope) => scanner(p).list_within(scope),
+        None => scanner(p).list(),
+    }
+    .map_err(Error::Scan)?;
     let max = p.limits.max_file_bytes;
     let store = &mut *p.store;
     let mut spill_to_store = |t: &mut Taken| spill(store, t, cache);
@@ -178,6 +151,9 @@ fn walk(
         &mut spill_to_store,
     )?;
     if let Some((v, recorded)) = prev {
+        if let Some(scope) = scope {
+            journal::keep_unchanged(&mut taken, &v.manifest, scope);
+        }
         keep_tracked(p, &mut taken, &v.manifest, &recorded.want, max)?;
     }
     Ok((taken, listing.unlisted))
@@ -193,7 +169,21 @@ pub(super) fn attempt(
     let turn = crate::record::live_turn(p, &s, &opts.turn_id)?;
     let last = p.store.last_seq(session).map_err(Error::Store)?;
     let seq = s.last_seq(last) + 1;
-    let prev = previous(p, session)?;
+    let head_row = head(p.store, session)?;
+    // Asked before any walk: the journal's token must precede it. Past a few hundred paths a
+    // whole walk is as cheap as looking each up.
+    let scope = scanner(p)
+        .changed_since(head_row.as_ref().map(|h| &h.manifest))
+        .filter(|paths| paths.len() <= journal::MAX_SCOPE);
+    if let (Some(h), Some(paths)) = (&head_row, &scope)
+        && paths.is_empty()
+        && h.turn_id.as_ref() == Some(&turn.id)
+        && journal::nothing_recorded(p, session, h)?
+    {
+        scanner(p).vouch(&h.manifest);
+        return Ok(Some(super::outcome::unchanged(h)));
+    }
+    let prev = previous(p, session, head_row)?;
     let other = match prev {
         None => stat_cache(p.store, session)?,
         Some(_) => None,
@@ -208,7 +198,7 @@ pub(super) fn attempt(
         None => None,
     };
     let with_recorded = prev.as_ref().zip(recorded.as_ref());
-    let (mut taken, unlisted) = walk(p, cache, with_recorded, progress)?;
+    let (mut taken, unlisted) = walk(p, cache, with_recorded, scope.as_deref(), progress)?;
     let mut changed = Changed::default();
     let (file_changes, since_any) = match with_recorded {
         Some((v, r)) => changes_since(p, v, r, &taken, &mut changed)?,
@@ -225,6 +215,7 @@ pub(super) fn attempt(
         && v.head.turn_id.as_ref() == Some(&turn.id)
     {
         let manifest = v.head.manifest.clone();
+        scanner(p).vouch(&manifest);
         return Ok(Some(outcome(
             &taken, baseline, changed, untracked, manifest,
         )));
@@ -278,7 +269,11 @@ pub(super) fn attempt(
     let mut out = outcome(&taken, baseline, changed, untracked, manifest_hash);
     out.checkpoint_id = recorded_id;
     out.kind = recorded_kind;
-    Ok(committed(p.store.commit(batch))?.then_some(out))
+    let done = committed(p.store.commit(batch))?;
+    if done {
+        scanner(p).vouch(&out.manifest);
+    }
+    Ok(done.then_some(out))
 }
 
 /// What the session recorded since its previous snapshot: each path's expected state, and
