@@ -170,33 +170,17 @@ pub(super) fn attempt(
     let last = p.store.last_seq(session).map_err(Error::Store)?;
     let seq = s.last_seq(last) + 1;
     let head_row = head(p.store, session)?;
-    // Asked before any walk: the journal's token must precede it. Past a few hundred paths a
-    // whole walk is as cheap as looking each up.
-    let scope = scanner(p)
-        .changed_since(head_row.as_ref().map(|h| &h.manifest))
-        .filter(|paths| paths.len() <= journal::MAX_SCOPE);
-    if let (Some(h), Some(paths)) = (&head_row, &scope)
-        && paths.is_empty()
-        && h.turn_id.as_ref() == Some(&turn.id)
-        && journal::nothing_recorded(p, session, h)?
-    {
-        scanner(p).vouch(&h.manifest);
-        return Ok(Some(super::outcome::unchanged(h)));
-    }
-    let prev = previous(p, session, head_row)?;
-    let other = match prev {
-        None => stat_cache(p.store, session)?,
-        Some(_) => None,
+    let scope = match journal::ask(p, session, head_row.as_ref(), &turn.id)? {
+        journal::Asked::Unchanged(out) => return Ok(Some(out)),
+        journal::Asked::Scope(scope) => scope,
     };
+    let prev = previous(p, session, head_row)?;
+    let other = prev.is_none().then(|| stat_cache(p.store, session));
+    let other = other.transpose()?.flatten();
     let cache = prev.as_ref().map(|v| &v.manifest).or(other.as_ref());
     // What was recorded since the previous snapshot is read before the walk, so the walk can
     // keep every recorded path tracked; the `LastSeq` precondition catches later records.
-    let operations = p.store.operations(session).map_err(Error::Store)?;
-    let op_count = operations.len() as u64;
-    let recorded = match &prev {
-        Some(v) => Some(recorded_since(p, session, v, &operations)?),
-        None => None,
-    };
+    let (op_count, recorded) = recorded_of(p, session, prev.as_ref())?;
     let with_recorded = prev.as_ref().zip(recorded.as_ref());
     let (mut taken, unlisted) = walk(p, cache, with_recorded, scope.as_deref(), progress)?;
     let mut changed = Changed::default();
@@ -274,6 +258,20 @@ pub(super) fn attempt(
         scanner(p).vouch(&out.manifest);
     }
     Ok(done.then_some(out))
+}
+
+/// How many operations the session has, and what it recorded since `prev`.
+fn recorded_of(
+    p: &Ports<'_>,
+    session: &SessionId,
+    prev: Option<&Previous>,
+) -> Result<(u64, Option<Recorded>), Error> {
+    let operations = p.store.operations(session).map_err(Error::Store)?;
+    let recorded = match prev {
+        Some(v) => Some(recorded_since(p, session, v, &operations)?),
+        None => None,
+    };
+    Ok((operations.len() as u64, recorded))
 }
 
 /// What the session recorded since its previous snapshot: each path's expected state, and

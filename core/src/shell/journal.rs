@@ -3,11 +3,11 @@
 //! new one and is not even loaded; when only some paths changed, only they are walked and
 //! every other entry of the previous manifest is kept as it was.
 
-use super::Error;
 use super::manifest::Manifest;
 use super::take::Taken;
+use super::{Error, Outcome, scanner};
 use crate::ctx::Ports;
-use crate::id::SessionId;
+use crate::id::{SessionId, TurnId};
 use crate::model::WorkspaceSnapshot;
 use crate::path::WorkPath;
 use crate::ports::SeqRange;
@@ -15,12 +15,46 @@ use crate::ports::SeqRange;
 /// More changed paths than this and the whole tree is walked.
 pub(super) const MAX_SCOPE: usize = 512;
 
-/// Whether the session recorded nothing (no checkpoint, no operation) since `head`.
-pub(super) fn nothing_recorded(
+/// What the journal said before a walk.
+pub(super) enum Asked {
+    /// Nothing changed and nothing was recorded: this is the snapshot.
+    Unchanged(Outcome),
+    /// Walk only these paths (`None`: everything).
+    Scope(Option<Vec<WorkPath>>),
+}
+
+/// Ask the host's journal what changed since `head`. Asked before any walk: the journal's
+/// token must precede it. Past `MAX_SCOPE` paths a whole walk is as cheap as looking each up.
+pub(super) fn ask(
+    p: &mut Ports<'_>,
+    session: &SessionId,
+    head: Option<&WorkspaceSnapshot>,
+    turn: &TurnId,
+) -> Result<Asked, Error> {
+    let scope = scanner(p)
+        .changed_since(head.map(|h| &h.manifest))
+        .filter(|paths| paths.len() <= MAX_SCOPE);
+    if let Some(h) = head
+        && proven_unchanged(p, session, h, scope.as_deref(), turn)?
+    {
+        scanner(p).vouch(&h.manifest);
+        return Ok(Asked::Unchanged(super::outcome::unchanged(h)));
+    }
+    Ok(Asked::Scope(scope))
+}
+
+/// Whether the journal named no path since `head`, `head` marks `turn` already and the session
+/// recorded nothing (no checkpoint, no operation) since it: `head` is the new snapshot.
+fn proven_unchanged(
     p: &Ports<'_>,
     session: &SessionId,
     head: &WorkspaceSnapshot,
+    scope: Option<&[WorkPath]>,
+    turn: &TurnId,
 ) -> Result<bool, Error> {
+    if scope.is_none_or(|s| !s.is_empty()) || head.turn_id.as_ref() != Some(turn) {
+        return Ok(false);
+    }
     let rows = p
         .store
         .checkpoints_in(session, SeqRange::from(head.seq + 1))

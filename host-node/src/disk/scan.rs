@@ -114,7 +114,7 @@ impl DiskWorkspace {
         self
     }
 
-    fn scope_list(&mut self, scope: &[WorkPath]) -> Listing {
+    fn scope_list(&self, scope: &[WorkPath]) -> Listing {
         let started_ns = ns_since_epoch(SystemTime::now());
         let scope: Vec<String> = scope.iter().map(|p| p.as_str().to_owned()).collect();
         let ignored = self.ignored_file_max;

@@ -2,6 +2,7 @@
 //! (never `.git/` or `.rewind/`), a numbered journal of the paths that changed, and the socket
 //! that answers snapshots (`serve`).
 
+use super::state::{Journal, Shared, lock};
 use rustix::fs::inotify::{self, CreateFlags, ReadFlags, WatchFlags};
 use std::collections::HashMap;
 use std::fs::File;
@@ -9,7 +10,7 @@ use std::io;
 use std::mem::MaybeUninit;
 use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
 /// How one watcher runs.
@@ -23,55 +24,6 @@ pub struct Settings {
     pub idle: Duration,
     /// Changed paths held before the journal gives up listing them.
     pub max_paths: usize,
-}
-
-/// The journal.
-#[derive(Debug, Default)]
-pub(super) struct Journal {
-    /// This watcher's identity: tokens of another one never match.
-    pub(super) epoch: u64,
-    /// The number of the latest change.
-    pub(super) seq: u64,
-    /// Tokens older than this cannot be vouched for (an overflow, a lost watch, a moved
-    /// directory, an ignore file changed, the journal full).
-    pub(super) lost_at: u64,
-    /// Every watch is in place.
-    pub(super) ready: bool,
-    /// Each changed path (relative to the root) and the number of its latest change.
-    pub(super) changes: HashMap<String, u64>,
-    /// The highest cookie the inotify queue delivered.
-    pub(super) cookies_seen: u64,
-    /// When the last question came.
-    pub(super) asked: Option<Instant>,
-    max_paths: usize,
-}
-
-impl Journal {
-    fn record(&mut self, rel: String) {
-        self.seq += 1;
-        self.changes.insert(rel, self.seq);
-        if self.changes.len() > self.max_paths {
-            self.changes.clear();
-            self.lose();
-        }
-    }
-
-    /// Nothing numbered before now can be trusted.
-    fn lose(&mut self) {
-        self.seq += 1;
-        self.lost_at = self.seq;
-    }
-}
-
-/// The journal shared by the inotify reader and the socket.
-pub(super) struct Shared {
-    pub(super) journal: Mutex<Journal>,
-    /// Signalled when a cookie arrives.
-    pub(super) cookie: Condvar,
-}
-
-pub(super) fn lock(s: &Shared) -> MutexGuard<'_, Journal> {
-    s.journal.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 const MASK: WatchFlags = WatchFlags::CREATE

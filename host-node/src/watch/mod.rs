@@ -25,6 +25,8 @@
 mod daemon;
 #[cfg(target_os = "linux")]
 mod serve;
+#[cfg(target_os = "linux")]
+mod state;
 
 mod client;
 

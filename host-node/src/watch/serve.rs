@@ -3,7 +3,7 @@
 //! for a walk that starts now) followed by `ALL` (walk everything) or by one `PATH <rel>` per
 //! path changed since the token asked about and `END`.
 
-use super::daemon::{Shared, lock};
+use super::state::{Shared, lock};
 use std::io::{self, BufRead, BufReader, Write};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::Path;
