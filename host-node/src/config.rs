@@ -30,6 +30,14 @@ pub struct Config {
     /// The size cap of those ignored files.
     #[serde(default = "ignored_cap")]
     pub ignored_file_max_bytes: u64,
+    /// Hooks start a watcher (`rewind watch`) so Bash snapshots walk only what changed;
+    /// `false` (or `REWIND_WATCH=0`): every snapshot walks the whole tree.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub watch_changes: bool,
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 fn yes() -> bool {
@@ -52,6 +60,7 @@ impl Default for Config {
             allow_git_writes: false,
             track_ignored_files: true,
             ignored_file_max_bytes: ignored_cap(),
+            watch_changes: true,
         }
     }
 }
@@ -94,6 +103,15 @@ impl Config {
             max_file_bytes: self.max_file_bytes,
             session_quota_bytes: self.session_quota_bytes,
         }
+    }
+
+    /// Whether snapshots ask a watcher: on in config, not turned off by `REWIND_WATCH=0`, and
+    /// in a process that may start one (the hook).
+    pub fn watching(&self) -> bool {
+        #[cfg(unix)]
+        return self.watch_changes && !crate::watch::disabled_by_env() && crate::watch::launching();
+        #[cfg(not(unix))]
+        false
     }
 
     /// The size cap of the ignored files a snapshot tracks (`None`: none are).

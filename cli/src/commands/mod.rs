@@ -41,6 +41,7 @@ mod trust;
 mod turn_end;
 mod undo;
 mod verdict;
+mod watch;
 
 pub use report::Report;
 
@@ -172,6 +173,9 @@ enum Command {
     Serve(crate::serve::Args),
     /// Serve an MCP server on stdin/stdout: tools to list, diff, preview and (confirmed) rewind.
     Mcp(crate::mcp::Args),
+    /// The workspace's change watcher, started by the hook (see docs/watch.md).
+    #[command(hide = true)]
+    Watch(watch::Args),
 }
 
 impl Command {
@@ -193,6 +197,7 @@ impl Command {
                 | Self::Hook(_)
                 | Self::Serve(_)
                 | Self::Mcp(_)
+                | Self::Watch(_)
         )
     }
 
@@ -232,6 +237,9 @@ pub(crate) fn run(cli: Cli) -> Result<Report, CliError> {
         let store = cli.store.as_deref().filter(|s| is_postgres_url(s));
         crate::hook::run(a, cli.workspace.as_deref(), cli.db.as_deref(), store);
         return Ok(Report::new(&serde_json::json!({}), "{}"));
+    }
+    if let Command::Watch(a) = &command {
+        return watch::run(a);
     }
     let store = locate::store_url(cli.store)?;
     if let Command::Serve(a) = command {
@@ -313,7 +321,7 @@ pub(crate) fn run(cli: Cli) -> Result<Report, CliError> {
         Command::Demo(a) => demo::run(&ctx, a),
         Command::Completions(a) => completions::run(&a),
         Command::Man => completions::man(),
-        Command::Hook(_) | Command::Serve(_) | Command::Mcp(_) => {
+        Command::Hook(_) | Command::Serve(_) | Command::Mcp(_) | Command::Watch(_) => {
             unreachable!("handled before the context is built")
         }
     }

@@ -85,7 +85,8 @@ pub fn run(s: Settings) -> io::Result<()> {
     loop {
         std::thread::sleep(Duration::from_millis(500).min(s.idle));
         let idle = lock(&shared).asked.is_some_and(|t| t.elapsed() >= s.idle);
-        if idle {
+        // A workspace deleted (a test's temporary tree) has nothing left to watch.
+        if idle || !s.root.exists() {
             let _ = std::fs::remove_file(s.dir.join("sock"));
             drop(lock_file);
             return Ok(());

@@ -58,6 +58,11 @@ pub fn launch_with(program: PathBuf) {
     let _ = LAUNCHER.set(program);
 }
 
+/// Whether this process may start a watcher (the CLI's hook said so).
+pub fn launching() -> bool {
+    LAUNCHER.get().is_some()
+}
+
 fn launcher() -> Option<&'static Path> {
     LAUNCHER.get().map(PathBuf::as_path)
 }
