@@ -173,7 +173,7 @@ enum Command {
     Serve(crate::serve::Args),
     /// Serve an MCP server on stdin/stdout: tools to list, diff, preview and (confirmed) rewind.
     Mcp(crate::mcp::Args),
-    /// The workspace's change watcher, started by the hook (see docs/watch.md).
+    /// The workspace's change watcher, started by the hook (README: the change watcher).
     #[command(hide = true)]
     Watch(watch::Args),
 }
