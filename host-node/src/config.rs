@@ -34,6 +34,14 @@ pub struct Config {
     /// pager. Unset: `$PAGER`, else `less` (with `LESS=FRX`). `$REWIND_PAGER` overrides it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pager: Option<String>,
+    /// Hooks start a watcher (`rewind watch`) so Bash snapshots walk only what changed;
+    /// `false` (or `REWIND_WATCH=0`): every snapshot walks the whole tree.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub watch_changes: bool,
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 fn yes() -> bool {
@@ -57,6 +65,7 @@ impl Default for Config {
             track_ignored_files: true,
             ignored_file_max_bytes: ignored_cap(),
             pager: None,
+            watch_changes: true,
         }
     }
 }
@@ -99,6 +108,15 @@ impl Config {
             max_file_bytes: self.max_file_bytes,
             session_quota_bytes: self.session_quota_bytes,
         }
+    }
+
+    /// Whether snapshots ask a watcher: on in config, not turned off by `REWIND_WATCH=0`, and
+    /// in a process that may start one (the hook).
+    pub fn watching(&self) -> bool {
+        #[cfg(unix)]
+        return self.watch_changes && !crate::watch::disabled_by_env() && crate::watch::launching();
+        #[cfg(not(unix))]
+        false
     }
 
     /// The size cap of the ignored files a snapshot tracks (`None`: none are).

@@ -37,6 +37,8 @@ pub mod postgres;
 pub mod rpc;
 pub mod sqlite;
 pub mod store;
+#[cfg(unix)]
+pub mod watch;
 
 pub use disk::DiskWorkspace;
 pub use native::AnyStore;

@@ -16,6 +16,7 @@ mod doctor;
 mod fork;
 mod gc;
 mod help;
+mod kinds;
 mod hook_settings;
 mod import;
 mod init;
@@ -43,6 +44,7 @@ mod trust;
 mod turn_end;
 mod undo;
 mod verdict;
+mod watch;
 
 pub(crate) use help::parse;
 pub use report::Report;
@@ -204,63 +206,9 @@ enum Command {
     Serve(crate::serve::Args),
     /// Serve an MCP server on stdin/stdout: tools to list, diff, preview and (confirmed) rewind.
     Mcp(crate::mcp::Args),
-}
-
-impl Command {
-    /// Whether the command runs where there is no store yet: it starts one (`session new`,
-    /// `init`, `config set`) or reads none as empty (`session list`). Every other command needs
-    /// recorded data and says there is none, creating nothing.
-    fn works_without_store(&self) -> bool {
-        matches!(
-            self,
-            Self::Init(_)
-                | Self::Doctor(_)
-                | Self::Status(_)
-                | Self::Import(_)
-                | Self::Completions(_)
-                | Self::Man
-                | Self::Help(_)
-                | Self::Session(session::Args::New { .. } | session::Args::List)
-                | Self::Config(_)
-                | Self::Demo(_)
-                | Self::Hook(_)
-                | Self::Serve(_)
-                | Self::Mcp(_)
-        )
-    }
-
-    /// Whether the command acts on one session (and so reports a missing store as a missing
-    /// session, see `Context::session`).
-    fn acts_on_a_session(&self) -> bool {
-        !matches!(
-            self,
-            Self::Gc(_)
-                | Self::Stats(_)
-                | Self::Recover(_)
-                | Self::Trust(_)
-                | Self::Session(_)
-                | Self::Import(_)
-        )
-    }
-
-    /// Whether, where there is no store, the command has simply nothing to do (it says so and
-    /// succeeds, opening nothing): there is nothing to collect without a store.
-    fn nothing_to_do_without_store(&self) -> bool {
-        matches!(self, Self::Gc(_))
-    }
-
-    /// Whether the command's output is paged on a terminal (`output::page`), as git's `log`.
-    fn pages(&self) -> bool {
-        matches!(
-            self,
-            Self::Log(_) | Self::Ops(_) | Self::Preview(_) | Self::Diff(_)
-        )
-    }
-
-    /// Whether the command's text goes to stderr (its stdout belongs to something else).
-    fn text_to_stderr(&self) -> bool {
-        matches!(self, Self::Exec(_))
-    }
+    /// The workspace's change watcher, started by the hook (README: the change watcher).
+    #[command(hide = true)]
+    Watch(watch::Args),
 }
 
 /// Run the command `cli` names (bare `rewind`: the picker).
@@ -273,6 +221,9 @@ pub(crate) fn run(cli: Cli) -> Result<Report, CliError> {
         let store = cli.store.as_deref().filter(|s| is_postgres_url(s));
         crate::hook::run(a, cli.workspace.as_deref(), cli.db.as_deref(), store);
         return Ok(Report::new(&serde_json::json!({}), "{}"));
+    }
+    if let Command::Watch(a) = &command {
+        return watch::run(a);
     }
     let store = locate::store_url(cli.store)?;
     if let Command::Serve(a) = command {
@@ -358,7 +309,7 @@ pub(crate) fn run(cli: Cli) -> Result<Report, CliError> {
         Command::Completions(a) => completions::run(&a),
         Command::Man => completions::man(),
         Command::Help(a) => help::run(&a),
-        Command::Hook(_) | Command::Serve(_) | Command::Mcp(_) => {
+        Command::Hook(_) | Command::Serve(_) | Command::Mcp(_) | Command::Watch(_) => {
             unreachable!("handled before the context is built")
         }
     }

@@ -52,6 +52,11 @@ pub struct Args {
 /// `workspace` / `db`: the global options, when given.
 pub fn run(a: &Args, workspace: Option<&Path>, db: Option<&Path>, store: Option<&str>) {
     let limits = bounds::Limits::from_env();
+    // Bash snapshots ask the workspace's watcher, started by this binary when none runs.
+    #[cfg(target_os = "linux")]
+    if let Ok(exe) = std::env::current_exe() {
+        rewind_host::watch::launch_with(exe);
+    }
     let agent = a.agent.as_str();
     // Where to log until the event says its directory: found from the current one.
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));

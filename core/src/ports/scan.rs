@@ -3,6 +3,7 @@
 //! `stat` are host work; what a difference means is the core's (`shell`).
 
 use crate::error::HostError;
+use crate::hash::ContentHash;
 use crate::path::WorkPath;
 
 /// What a walked entry is. Regular files are read, links' targets are read (never followed),
@@ -76,4 +77,24 @@ pub trait Scan {
     /// for the paths it tracked that the walk no longer lists: a tracked file stays tracked
     /// when an ignore rule starts to match it, as in git and jj.
     fn stat(&mut self, path: &WorkPath) -> Result<Option<ScanEntry>, HostError>;
+    /// What a change journal says about the workspace since the snapshot whose manifest is
+    /// `manifest` was taken (`None`: a first snapshot): `Some(paths)` when it vouches that
+    /// nothing but those paths (or what lies under them) can have changed, `None` when it
+    /// cannot (no journal, a gap in it): walk everything. Asked before every walk, so the host
+    /// can take its journal's token for the walk that follows. Hosts without one say `None`.
+    fn changed_since(&mut self, manifest: Option<&ContentHash>) -> Option<Vec<WorkPath>> {
+        let _ = manifest;
+        None
+    }
+    /// Walk only `scope`: each path, everything under it, and each directory on the way to
+    /// one, with the same ignore rules as [`Scan::list`]. Asked after `changed_since` vouched.
+    fn list_within(&mut self, scope: &[WorkPath]) -> Result<Listing, HostError> {
+        let _ = scope;
+        self.list()
+    }
+    /// The snapshot whose manifest is `manifest` was recorded (or found unchanged) by the walk
+    /// that followed the last `changed_since`: the journal may vouch for it from then on.
+    fn vouch(&mut self, manifest: &ContentHash) {
+        let _ = manifest;
+    }
 }

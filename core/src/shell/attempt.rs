@@ -3,10 +3,12 @@
 
 use super::chain::{head, load_manifest, stat_cache, store_manifest};
 use super::diff::{Known, diff, expected};
+use super::journal;
 use super::manifest::{Manifest, State};
+use super::outcome::{outcome, untracked_of};
 use super::record::{Changed, changes};
 use super::take::{Taken, take};
-use super::{Attribution, Error, Options, Outcome, Progress, UntrackedFile, committed, scanner};
+use super::{Attribution, Error, Options, Outcome, Progress, committed, scanner};
 use crate::batch::{Batch, Precondition, Write};
 use crate::ctx::Ports;
 use crate::hash::ContentHash;
@@ -32,8 +34,12 @@ impl Previous {
     }
 }
 
-fn previous(p: &Ports<'_>, session: &SessionId) -> Result<Option<Previous>, Error> {
-    let Some(head) = head(p.store, session)? else {
+fn previous(
+    p: &Ports<'_>,
+    session: &SessionId,
+    head: Option<WorkspaceSnapshot>,
+) -> Result<Option<Previous>, Error> {
+    let Some(head) = head else {
         return Ok(None);
     };
     let (manifest, chain) = load_manifest(p.store, session, &head.manifest)?;
@@ -115,46 +121,6 @@ fn spill(
     store.commit(batch).map_err(Error::Commit)
 }
 
-fn untracked_of(manifest: &Manifest, unlisted: Vec<crate::ports::Unlisted>) -> Vec<UntrackedFile> {
-    let mut out: Vec<UntrackedFile> = manifest
-        .entries
-        .iter()
-        .filter_map(|(path, e)| match e.state {
-            State::Untracked(u) => Some(UntrackedFile {
-                path: path.to_string(),
-                reason: u.as_str().to_owned(),
-            }),
-            State::Tracked(_) => None,
-        })
-        .collect();
-    out.extend(unlisted.into_iter().map(|u| UntrackedFile {
-        path: u.path,
-        reason: u.reason,
-    }));
-    out
-}
-
-fn outcome(
-    taken: &Taken,
-    baseline: bool,
-    changed: Changed,
-    untracked: Vec<UntrackedFile>,
-    manifest: ContentHash,
-) -> Outcome {
-    Outcome {
-        checkpoint_id: None,
-        kind: None,
-        baseline,
-        changed,
-        untracked,
-        files: taken.manifest.file_count(),
-        reread: taken.reread,
-        skipped: taken.skipped,
-        racy: taken.racy,
-        manifest,
-    }
-}
-
 /// Walk the workspace against `cache` (the previous manifest, or another session's for its stat
 /// data), spilling to the store as it goes; paths the walk no longer lists but that exist stay
 /// tracked.
@@ -162,9 +128,16 @@ fn walk(
     p: &mut Ports<'_>,
     cache: Option<&Manifest>,
     prev: Option<(&Previous, &Recorded)>,
+    scope: Option<&[WorkPath]>,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<(Taken, Vec<crate::ports::Unlisted>), Error> {
-    let listing = scanner(p).list().map_err(Error::Scan)?;
+    // Only the paths the journal names are walked when it vouches for the rest.
+    let scope = scope.filter(|_| prev.is_some());
+    let listing = match scope {
+        Some(scope) => scanner(p).list_within(scope),
+        None => scanner(p).list(),
+    }
+    .map_err(Error::Scan)?;
     let max = p.limits.max_file_bytes;
     let store = &mut *p.store;
     let mut spill_to_store = |t: &mut Taken| spill(store, t, cache);
@@ -178,6 +151,9 @@ fn walk(
         &mut spill_to_store,
     )?;
     if let Some((v, recorded)) = prev {
+        if let Some(scope) = scope {
+            journal::keep_unchanged(&mut taken, &v.manifest, scope);
+        }
         keep_tracked(p, &mut taken, &v.manifest, &recorded.want, max)?;
     }
     Ok((taken, listing.unlisted))
@@ -193,22 +169,20 @@ pub(super) fn attempt(
     let turn = crate::record::live_turn(p, &s, &opts.turn_id)?;
     let last = p.store.last_seq(session).map_err(Error::Store)?;
     let seq = s.last_seq(last) + 1;
-    let prev = previous(p, session)?;
-    let other = match prev {
-        None => stat_cache(p.store, session)?,
-        Some(_) => None,
+    let head_row = head(p.store, session)?;
+    let scope = match journal::ask(p, session, head_row.as_ref(), &turn.id)? {
+        journal::Asked::Unchanged(out) => return Ok(Some(out)),
+        journal::Asked::Scope(scope) => scope,
     };
+    let prev = previous(p, session, head_row)?;
+    let other = prev.is_none().then(|| stat_cache(p.store, session));
+    let other = other.transpose()?.flatten();
     let cache = prev.as_ref().map(|v| &v.manifest).or(other.as_ref());
     // What was recorded since the previous snapshot is read before the walk, so the walk can
     // keep every recorded path tracked; the `LastSeq` precondition catches later records.
-    let operations = p.store.operations(session).map_err(Error::Store)?;
-    let op_count = operations.len() as u64;
-    let recorded = match &prev {
-        Some(v) => Some(recorded_since(p, session, v, &operations)?),
-        None => None,
-    };
+    let (op_count, recorded) = recorded_of(p, session, prev.as_ref())?;
     let with_recorded = prev.as_ref().zip(recorded.as_ref());
-    let (mut taken, unlisted) = walk(p, cache, with_recorded, progress)?;
+    let (mut taken, unlisted) = walk(p, cache, with_recorded, scope.as_deref(), progress)?;
     let mut changed = Changed::default();
     let (file_changes, since_any) = match with_recorded {
         Some((v, r)) => changes_since(p, v, r, &taken, &mut changed)?,
@@ -225,6 +199,7 @@ pub(super) fn attempt(
         && v.head.turn_id.as_ref() == Some(&turn.id)
     {
         let manifest = v.head.manifest.clone();
+        scanner(p).vouch(&manifest);
         return Ok(Some(outcome(
             &taken, baseline, changed, untracked, manifest,
         )));
@@ -278,7 +253,25 @@ pub(super) fn attempt(
     let mut out = outcome(&taken, baseline, changed, untracked, manifest_hash);
     out.checkpoint_id = recorded_id;
     out.kind = recorded_kind;
-    Ok(committed(p.store.commit(batch))?.then_some(out))
+    let done = committed(p.store.commit(batch))?;
+    if done {
+        scanner(p).vouch(&out.manifest);
+    }
+    Ok(done.then_some(out))
+}
+
+/// How many operations the session has, and what it recorded since `prev`.
+fn recorded_of(
+    p: &Ports<'_>,
+    session: &SessionId,
+    prev: Option<&Previous>,
+) -> Result<(u64, Option<Recorded>), Error> {
+    let operations = p.store.operations(session).map_err(Error::Store)?;
+    let recorded = match prev {
+        Some(v) => Some(recorded_since(p, session, v, &operations)?),
+        None => None,
+    };
+    Ok((operations.len() as u64, recorded))
 }
 
 /// What the session recorded since its previous snapshot: each path's expected state, and

@@ -15,7 +15,9 @@
 //! snapshot only sets the baseline.
 
 mod diff;
+mod journal;
 mod manifest;
+mod outcome;
 mod record;
 mod take;
 

@@ -36,15 +36,13 @@ mod precious;
 mod regular;
 mod scan;
 mod walk;
-
 pub use identity::{FileId, file_id, gone_since};
 pub use precious::IGNORED_FILE_MAX_BYTES;
 pub use regular::{Bounded, kind_of, read_at_most, read_tail};
 pub use scan::IGNORE_FILE;
 
-use rewind_core::path::WorkPath;
-use rewind_core::ports::Workspace;
 use rewind_core::{HostError, HostErrorKind};
+use rewind_core::{path::WorkPath, ports::Workspace};
 use std::collections::BTreeSet;
 use std::fs::{self, Metadata};
 use std::io;
@@ -53,7 +51,6 @@ use walk::Lookup;
 
 /// The engine's own directory inside the workspace, never touched by a rewind.
 const STORE_DIR: &str = ".rewind";
-
 /// Git's directory: refused unless the configuration allows it.
 const GIT_DIR: &str = ".git";
 
@@ -69,6 +66,8 @@ pub struct DiskWorkspace {
     ignored_file_max: Option<u64>,
     /// Directories changed since the last [`Workspace::sync`] (a 50-file apply syncs each once).
     unsynced: BTreeSet<PathBuf>,
+    /// The change journal asked before each walk, when watching is on (`scan`).
+    journal: Option<scan::Journal>,
 }
 
 impl DiskWorkspace {
@@ -100,6 +99,7 @@ impl DiskWorkspace {
             allow_git: false,
             ignored_file_max: Some(IGNORED_FILE_MAX_BYTES),
             unsynced: BTreeSet::new(),
+            journal: None,
         })
     }
 

@@ -154,7 +154,8 @@ pub fn open_store_with(
     let root = disk.root().to_path_buf();
     let disk = protect_store(disk, db_path)
         .allow_git_writes(opts.config.allow_git_writes)
-        .track_ignored_files(opts.config.ignored_files_cap());
+        .track_ignored_files(opts.config.ignored_files_cap())
+        .watch_changes(opts.config.watching());
     if opts.access == Access::Read {
         let found: Option<AnyStore> = match url {
             Some(url) => AnyStore::open_postgres_read_only(url).map_err(db_err)?,

@@ -67,15 +67,28 @@ struct Lister<'a> {
     /// The size cap of tracked ignored files; `None`: none are tracked.
     ignored_max: Option<u64>,
     global: Global,
+    /// Walk only these paths (and what is under them, and the directories on the way).
+    scope: Option<&'a [String]>,
 }
 
 /// Walk the canonical `root`, never entering `protected` directories; with `ignored_max`, small
 /// ignored files of walked directories are listed too. Entries come unsorted.
 pub(super) fn list(root: &Path, protected: &[PathBuf], ignored_max: Option<u64>) -> Walked {
+    list_within(root, protected, ignored_max, None)
+}
+
+/// [`list`], entering and listing only what lies on the way to, at or under a `scope` path.
+pub(super) fn list_within(
+    root: &Path,
+    protected: &[PathBuf],
+    ignored_max: Option<u64>,
+    scope: Option<&[String]>,
+) -> Walked {
     let lister = Lister {
         protected,
         ignored_max,
         global: Global::load(root),
+        scope,
     };
     let queue = Queue {
         state: Mutex::new((
@@ -208,6 +221,9 @@ impl Lister<'_> {
             true => name.to_owned(),
             false => format!("{dir}/{name}"),
         };
+        if self.scope.is_some_and(|s| !in_scope(&rel, s)) {
+            return None;
+        }
         // A listed entry's trouble is reported; a small ignored file's is not (as before it).
         let (listed, cap) = match ignores::verdict(layers, &self.global, Path::new(&rel), is_dir) {
             Verdict::Listed => (true, u64::MAX),
@@ -259,6 +275,15 @@ impl Lister<'_> {
             self.protected.contains(&abs)
         }
     }
+}
+
+/// Whether `rel` is a scope path, under one, or a directory on the way to one.
+pub(super) fn in_scope(rel: &str, scope: &[String]) -> bool {
+    let below =
+        |a: &str, b: &str| a.len() > b.len() && a.starts_with(b) && a.as_bytes()[b.len()] == b'/';
+    scope
+        .iter()
+        .any(|s| rel == s || below(rel, s) || below(s, rel))
 }
 
 fn unreadable(at: &Path, e: &dyn std::fmt::Display) -> Unlisted {
