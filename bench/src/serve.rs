@@ -6,11 +6,12 @@
 
 use crate::harness::{Measured, Result, measure};
 use crate::report::{Met, Table};
+use crate::serve_http::{fresh, result};
 use rewind_host::native::Opener;
 use rewind_host::rpc;
 use serde_json::{Value, json};
 use std::io::{BufRead as _, BufReader, Write as _};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 /// The concurrent HTTP clients measured.
@@ -68,14 +69,6 @@ impl StdioServer {
             stdin,
             stdout,
         })
-    }
-}
-
-/// A JSON-RPC reply's result, or its error as one.
-pub(crate) fn result(reply: Value) -> Result<Value> {
-    match reply.get("error") {
-        Some(e) => Err(format!("rewind serve: {e}").into()),
-        None => Ok(reply["result"].clone()),
     }
 }
 
@@ -145,14 +138,6 @@ fn latencies(
         },
     )?;
     Ok((prompt, apply))
-}
-
-/// A fresh directory under `data`.
-pub(crate) fn fresh(data: &Path, name: &str) -> Result<PathBuf> {
-    let dir = data.join("serve").join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir)?;
-    Ok(dir)
 }
 
 /// The same calls on PostgreSQL (a throwaway local cluster over a unix socket), side by side;

@@ -7,7 +7,7 @@ use crate::report::{Met, Table};
 use serde_json::{Value, json};
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::net::{SocketAddr, TcpStream};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -26,7 +26,7 @@ pub(crate) struct Clients {
 /// on the PostgreSQL store `store` when given.
 pub(crate) fn clients(bin: &Path, data: &Path, n: usize, store: Option<&str>) -> Result<Clients> {
     let kind = if store.is_some() { "pg" } else { "" };
-    let ws = crate::serve::fresh(data, &format!("http{n}{kind}"))?;
+    let ws = fresh(data, &format!("http{n}{kind}"))?;
     let mut cmd = Command::new(bin);
     cmd.args(["serve", "--http", "127.0.0.1:0", "--workers", "8", "--root"])
         .arg(&ws)
@@ -137,5 +137,21 @@ fn post(addr: SocketAddr, method: &str, params: Value) -> Result<Value> {
     let mut raw = String::new();
     s.read_to_string(&mut raw)?;
     let (_, body) = raw.split_once("\r\n\r\n").ok_or("no HTTP body")?;
-    crate::serve::result(serde_json::from_str(body)?)
+    result(serde_json::from_str(body)?)
+}
+
+/// A fresh directory under `data`.
+pub(crate) fn fresh(data: &Path, name: &str) -> Result<PathBuf> {
+    let dir = data.join("serve").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
+}
+
+/// A JSON-RPC reply's result, or its error as one.
+pub(crate) fn result(reply: Value) -> Result<Value> {
+    match reply.get("error") {
+        Some(e) => Err(format!("rewind serve: {e}").into()),
+        None => Ok(reply["result"].clone()),
+    }
 }
