@@ -16,10 +16,10 @@ mod doctor;
 mod fork;
 mod gc;
 mod help;
-mod kinds;
 mod hook_settings;
 mod import;
 mod init;
+mod kinds;
 mod log;
 mod notes;
 mod open_turn;
@@ -232,17 +232,7 @@ pub(crate) fn run(cli: Cli) -> Result<Report, CliError> {
         return Ok(Report::raw(String::new()));
     }
     if let Command::Mcp(a) = command {
-        // Like the server: every message it writes is its own line; nothing at the end.
-        let located = locate::locate(cli.workspace, cli.db)?;
-        let runner = Box::new(|argv: &[String]| {
-            run_argv(argv).map(|r| crate::mcp::Ran {
-                exit: r.exit_code(),
-                json: r.json,
-                text: r.text,
-            })
-        });
-        crate::mcp::run(&a, located.workspace, located.db, store, runner)?;
-        return Ok(Report::raw(String::new()));
+        return run_mcp(&a, cli.workspace, cli.db, store);
     }
     let located = locate::locate(cli.workspace, cli.db)?;
     // Where there is no store, a command that needs one opens nothing that could create it:
@@ -313,6 +303,25 @@ pub(crate) fn run(cli: Cli) -> Result<Report, CliError> {
             unreachable!("handled before the context is built")
         }
     }
+}
+
+/// `rewind mcp`: like the server, every message it writes is its own line; nothing at the end.
+fn run_mcp(
+    a: &crate::mcp::Args,
+    workspace: Option<PathBuf>,
+    db: Option<PathBuf>,
+    store: Option<String>,
+) -> Result<Report, CliError> {
+    let located = locate::locate(workspace, db)?;
+    let runner = Box::new(|argv: &[String]| {
+        run_argv(argv).map(|r| crate::mcp::Ran {
+            exit: r.exit_code(),
+            json: r.json,
+            text: r.text,
+        })
+    });
+    crate::mcp::run(a, located.workspace, located.db, store, runner)?;
+    Ok(Report::raw(String::new()))
 }
 
 /// Run one command for another front end (`rewind mcp`): `argv` is what follows `rewind`,

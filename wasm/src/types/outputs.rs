@@ -381,22 +381,4 @@ export interface StorageStats {
   storedBytes: number;
   blobs: number;
 }
-export interface Operation {
-  id: string;
-  sessionId: string;
-  kind: OperationKind;
-  createdAt: Millis;
-  target?: OpTarget;
-  policy?: Policy;
-  files?: OpFile[];
-  undoes?: string;
-  journalId?: string;
-  branchTarget?: string;
-  generation?: number;
-  /** gc: the highest seq of the checkpoints it dropped. */
-  droppedThrough?: number;
-  note?: string;
-  /** An operation that moved the conversation cursor: where it stood (what undo puts back). */
-  cursorBefore?: CursorBefore;
-}
 "#;

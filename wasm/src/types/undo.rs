@@ -1,5 +1,5 @@
-//! The TypeScript declarations of `undo` and `redo` (`rewind_core::undo`) and of where an
-//! operation found the conversation cursor (`rewind_core::model::CursorBefore`).
+//! The TypeScript declarations of `undo` and `redo` (`rewind_core::undo`), of the operation log
+//! they read, and of where an operation found the conversation cursor
 
 use wasm_bindgen::prelude::*;
 
@@ -20,6 +20,25 @@ export interface UndoOutcome extends ApplyOutcome {
     rewoundTo: string | null;
     agentResume?: AgentResume;
   };
+}
+/** One entry of the operation log (`rewind_core::model::Operation`). */
+export interface Operation {
+  id: string;
+  sessionId: string;
+  kind: OperationKind;
+  createdAt: Millis;
+  target?: OpTarget;
+  policy?: Policy;
+  files?: OpFile[];
+  undoes?: string;
+  journalId?: string;
+  branchTarget?: string;
+  generation?: number;
+  /** gc: the highest seq of the checkpoints it dropped. */
+  droppedThrough?: number;
+  note?: string;
+  /** An operation that moved the conversation cursor: where it stood (what undo puts back). */
+  cursorBefore?: CursorBefore;
 }
 /** Where an operation found the conversation cursor: an undo selects what `branch` selected up to `lastSeq`. */
 export interface CursorBefore {
