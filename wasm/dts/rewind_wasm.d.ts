@@ -292,6 +292,25 @@ export interface UndoOutcome extends ApplyOutcome {
         agentResume?: AgentResume;
     };
 }
+/** One entry of the operation log (`rewind_core::model::Operation`). */
+export interface Operation {
+    id: string;
+    sessionId: string;
+    kind: OperationKind;
+    createdAt: Millis;
+    target?: OpTarget;
+    policy?: Policy;
+    files?: OpFile[];
+    undoes?: string;
+    journalId?: string;
+    branchTarget?: string;
+    generation?: number;
+    /** gc: the highest seq of the checkpoints it dropped. */
+    droppedThrough?: number;
+    note?: string;
+    /** An operation that moved the conversation cursor: where it stood (what undo puts back). */
+    cursorBefore?: CursorBefore;
+}
 /** Where an operation found the conversation cursor: an undo selects what `branch` selected up to `lastSeq`. */
 export interface CursorBefore {
     branch: { ranges: { start: number; end?: number | null }[] };
@@ -826,24 +845,6 @@ export interface StorageStats {
     /** What the store holds for them. */
     storedBytes: number;
     blobs: number;
-}
-export interface Operation {
-    id: string;
-    sessionId: string;
-    kind: OperationKind;
-    createdAt: Millis;
-    target?: OpTarget;
-    policy?: Policy;
-    files?: OpFile[];
-    undoes?: string;
-    journalId?: string;
-    branchTarget?: string;
-    generation?: number;
-    /** gc: the highest seq of the checkpoints it dropped. */
-    droppedThrough?: number;
-    note?: string;
-    /** An operation that moved the conversation cursor: where it stood (what undo puts back). */
-    cursorBefore?: CursorBefore;
 }
 
 
