@@ -15,7 +15,6 @@ pub mod resume;
 pub mod scale_data;
 pub mod scaling;
 pub mod serve;
-pub mod serve_http;
 pub mod session;
 pub mod shadow;
 pub mod shell;

@@ -6,16 +6,19 @@
 
 use crate::harness::{Measured, Result, measure};
 use crate::report::{Met, Table};
-use crate::serve_http::{fresh, result};
 use rewind_host::native::Opener;
 use rewind_host::rpc;
 use serde_json::{Value, json};
-use std::io::{BufRead as _, BufReader, Write as _};
-use std::path::Path;
+use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::Instant;
 
+/// Prompts each HTTP client records.
+const PER_CLIENT: usize = 40;
 /// The concurrent HTTP clients measured.
-const CLIENTS: &[usize] = &[1, 8, 16];
+const CLIENTS: &[usize] = &[1, 4, 16];
 
 #[path = "../../host-node/tests/common/pg.rs"]
 mod pg;
@@ -69,6 +72,14 @@ impl StdioServer {
             stdin,
             stdout,
         })
+    }
+}
+
+/// A JSON-RPC reply's result, or its error as one.
+fn result(reply: Value) -> Result<Value> {
+    match reply.get("error") {
+        Some(e) => Err(format!("rewind serve: {e}").into()),
+        None => Ok(reply["result"].clone()),
     }
 }
 
@@ -138,6 +149,14 @@ fn latencies(
         },
     )?;
     Ok((prompt, apply))
+}
+
+/// A fresh directory under `data`.
+fn fresh(data: &Path, name: &str) -> Result<PathBuf> {
+    let dir = data.join("serve").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
 }
 
 /// The same calls on PostgreSQL (a throwaway local cluster over a unix socket), side by side;
@@ -246,16 +265,14 @@ pub fn run_scenario(data: &Path, samples: usize) -> Result<Table> {
         );
     }
     eprintln!("bench: serve, concurrent HTTP clients");
-    let cluster = pg::cluster();
     for &n in CLIENTS {
-        let sqlite = crate::serve_http::clients(&bin, data, n, None)?;
-        crate::serve_http::rows(&mut t, n, "", &sqlite);
-        if let Some(c) = cluster {
-            let url = c.url(&c.fresh_db());
-            let pg = crate::serve_http::clients(&bin, data, n, Some(&url))?;
-            crate::serve_http::rows(&mut t, n, ", PostgreSQL", &pg);
-            crate::serve_http::ratios(&mut t, n, &sqlite, &pg);
-        }
+        let rate = http_throughput(&bin, data, n)?;
+        t.value(
+            &format!("{n} HTTP client(s) × {PER_CLIENT} recordPrompt: calls/s"),
+            format!("{rate:.0}"),
+            "",
+            Met::None,
+        );
     }
     t.note(
         "PostgreSQL rows: a local throwaway cluster (initdb, unix socket, fsync and \
@@ -268,4 +285,73 @@ pub fn run_scenario(data: &Path, samples: usize) -> Result<Table> {
          `--workers 8`, one TCP connection per call, each client in its own session.",
     );
     Ok(t)
+}
+
+/// Calls per second of `n` clients recording prompts at once over HTTP.
+fn http_throughput(bin: &Path, data: &Path, n: usize) -> Result<f64> {
+    let ws = fresh(data, &format!("http{n}"))?;
+    let mut child = Command::new(bin)
+        .args(["serve", "--http", "127.0.0.1:0", "--workers", "8", "--root"])
+        .arg(&ws)
+        .env_remove("REWIND_DB")
+        .env("REWIND_SERVE_TOKEN", HTTP_TOKEN)
+        .stderr(Stdio::piped())
+        .spawn()?;
+    let mut err = BufReader::new(child.stderr.take().ok_or("no stderr")?);
+    let mut line = String::new();
+    err.read_line(&mut line)?;
+    let addr: SocketAddr = line
+        .trim()
+        .strip_prefix("rewind serve: listening on http://")
+        .ok_or_else(|| format!("rewind serve said {line:?}"))?
+        .parse()?;
+    std::thread::spawn(move || std::io::copy(&mut err, &mut std::io::sink()));
+    let sessions = (0..n)
+        .map(|_| Ok(post(addr, "createSession", json!([{}]))?["id"].clone()))
+        .collect::<Result<Vec<Value>>>()?;
+    let t0 = Instant::now();
+    let outcomes: Vec<std::result::Result<(), String>> = std::thread::scope(|s| {
+        let clients: Vec<_> = sessions
+            .iter()
+            .map(|id| {
+                s.spawn(move || {
+                    for i in 0..PER_CLIENT {
+                        let params = json!([id, { "text": format!("prompt {i}") }]);
+                        post(addr, "recordPrompt", params).map_err(|e| e.to_string())?;
+                    }
+                    Ok(())
+                })
+            })
+            .collect();
+        clients
+            .into_iter()
+            .map(|c| c.join().unwrap_or_else(|_| Err("client panicked".into())))
+            .collect()
+    });
+    let secs = t0.elapsed().as_secs_f64();
+    let _ = child.kill();
+    child.wait()?;
+    for o in outcomes {
+        o?;
+    }
+    Ok((n * PER_CLIENT) as f64 / secs)
+}
+
+/// The token the measured server is given (`/rpc` always needs one).
+const HTTP_TOKEN: &str = "bench-token";
+
+/// One `POST /rpc` on its own connection; the result.
+fn post(addr: SocketAddr, method: &str, params: Value) -> Result<Value> {
+    let body = json!({ "jsonrpc": "2.0", "id": 1, "method": method, "params": params }).to_string();
+    let mut s = TcpStream::connect(addr)?;
+    write!(
+        s,
+        "POST /rpc HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+         Authorization: Bearer {HTTP_TOKEN}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )?;
+    let mut raw = String::new();
+    s.read_to_string(&mut raw)?;
+    let (_, body) = raw.split_once("\r\n\r\n").ok_or("no HTTP body")?;
+    result(serde_json::from_str(body)?)
 }

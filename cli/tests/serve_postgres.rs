@@ -1,6 +1,6 @@
 //! Two `rewind serve --http` processes on one PostgreSQL database (a real throwaway cluster,
 //! see `common/pg.rs`), with clients on both at once: no write is lost, and a precondition has
-//! exactly one winner across the servers; a server keeps its connections for the next calls.
+//! exactly one winner across the servers.
 
 mod common;
 #[path = "../../host-node/tests/common/pg.rs"]
@@ -159,75 +159,6 @@ fn racing_applies_through_two_servers_write_once() {
     assert_eq!(rewinds, 1, "{ops}");
     stop(a);
     stop(b);
-}
-
-/// The server processes (backend pids) connected to the database, other than `client`'s.
-fn backends(client: &mut postgres::Client) -> std::collections::BTreeSet<i32> {
-    client
-        .query(
-            "SELECT pid FROM pg_stat_activity
-             WHERE datname = current_database() AND pid <> pg_backend_pid()",
-            &[],
-        )
-        .expect("pg_stat_activity")
-        .iter()
-        .map(|r| r.get(0))
-        .collect()
-}
-
-#[test]
-fn a_server_reuses_its_connections_across_calls_of_concurrent_clients() {
-    let Some(cluster) = pg::cluster() else {
-        eprintln!("skipped: no PostgreSQL binaries (scripts/setup installs them)");
-        return;
-    };
-    let db = cluster.fresh_db();
-    let url = cluster.url(&db);
-    let dir = tempfile::tempdir().expect("tempdir");
-    let root = dir.path().display().to_string();
-    let (server, addr) = http_server(&["--root", &root], &[("REWIND_STORE", &url)]);
-    // A session per client, as agents have: many writers on one session is contention the
-    // store answers with `conflict`, which is not what this measures.
-    let sessions: Vec<Value> = (0..CLIENTS)
-        .map(|_| rpc_ok(addr, "createSession", json!([{}]))["id"].clone())
-        .collect();
-    let mut watch =
-        postgres::Client::connect(&cluster.conninfo(&db), postgres::NoTls).expect("connect");
-    const CLIENTS: usize = 8;
-    const EACH: usize = 6;
-    let round = |r: usize| {
-        std::thread::scope(|s| {
-            for (c, session) in sessions.iter().enumerate() {
-                s.spawn(move || {
-                    for i in 0..EACH {
-                        let text = format!("round {r} client {c} prompt {i}");
-                        rpc_ok(addr, "recordPrompt", json!([session, { "text": text }]));
-                        rpc_ok(addr, "listSessions", json!([]));
-                    }
-                });
-            }
-        });
-    };
-    round(0);
-    let kept = backends(&mut watch);
-    // Kept idle between calls (a connection per call would leave none), and no more than the
-    // calls that ran at once could use: at most one reading and one writing per worker, plus
-    // an apply lock's.
-    assert!(!kept.is_empty(), "no connection kept");
-    assert!(kept.len() <= 3 * CLIENTS, "{} connections kept", kept.len());
-    round(1);
-    let after = backends(&mut watch);
-    assert!(
-        kept.is_subset(&after),
-        "the second round opened new connections instead: {kept:?} then {after:?}"
-    );
-    assert!(after.len() <= 3 * CLIENTS, "{} connections", after.len());
-    for session in &sessions {
-        let state = rpc_ok(addr, "resume", json!([session]));
-        let prompts = state["messages"].as_array().expect("messages").len();
-        assert_eq!(prompts, 2 * EACH, "every prompt recorded once");
-    }
-    stop(server);
 }
 
 /// `text` as base64, the form bytes take over JSON-RPC.

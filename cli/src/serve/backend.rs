@@ -19,10 +19,6 @@ use std::sync::{Arc, Mutex};
 /// Workspaces whose opener (with its idle connection) is kept at most (see `Backend::openers`).
 const KEEPERS: usize = 64;
 
-/// Idle PostgreSQL connections kept per kind (reading, writing) for the next calls: as many as
-/// the most `--workers` that are usual, so 8 clients at once find theirs waiting.
-const KEPT_PG_CONNECTIONS: usize = 16;
-
 /// A workspace directory and its database.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Served {
@@ -182,11 +178,6 @@ impl Backend {
     /// Serve from the PostgreSQL store at `url` (`--store`) instead of each SQLite file.
     #[must_use]
     pub(crate) fn with_store(mut self, url: Option<String>) -> Self {
-        if url.is_some() {
-            // Every call opens the store: reuse connections (and check the schema once) instead
-            // of starting a server process per call.
-            rewind_host::postgres::keep_idle_connections(KEPT_PG_CONNECTIONS);
-        }
         self.store = url;
         self
     }

@@ -146,21 +146,8 @@ pub(super) fn claim(store: &mut AnyStore, root: &Path, db: &Path) -> Result<Stri
     if store.info(OWNER_UID)?.is_none() {
         facts.push((OWNER_UID, owner.as_str()));
     }
-    // Only what changes is written: a PostgreSQL store is claimed on every open, and an open
-    // that finds its facts already true must commit nothing.
-    let mut changed = Vec::new();
-    for (key, value) in facts {
-        if store.info(key)?.as_deref() != Some(value) {
-            changed.push((key, value));
-        }
-    }
-    if !changed.is_empty() {
-        store.set_info(&changed)?;
-    }
-    let beside = id_file(store, db);
-    if std::fs::read_to_string(&beside).ok().as_deref() != Some(format!("{id}\n").as_str()) {
-        crate::disk::write_own_file(&beside, format!("{id}\n").as_bytes())?;
-    }
+    store.set_info(&facts)?;
+    crate::disk::write_own_file(&id_file(store, db), format!("{id}\n").as_bytes())?;
     Ok(id)
 }
 

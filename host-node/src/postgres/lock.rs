@@ -10,7 +10,7 @@
 //! and a server restart drops it while its holder still runs; a holder notices on its next
 //! statement (the connection is gone) and fails instead of committing (see `PgStore::commit`).
 
-use super::{Conn, connect, pool};
+use super::connect;
 use crate::store::lock::Exclusive;
 use postgres::{Client, Config};
 use rewind_core::HostError;
@@ -24,55 +24,32 @@ pub(super) struct AdvisoryLock {
     location: String,
     /// Opened on first use; kept for the store's life (taking the lock again is one query).
     client: Option<Client>,
-    /// Where the connection comes from and goes back to, in a process that keeps connections.
-    pooled: Option<pool::Key>,
 }
 
 impl AdvisoryLock {
-    pub(super) fn new(config: Config, location: String, pooled: Option<pool::Key>) -> Self {
+    pub(super) fn new(config: Config, location: String) -> Self {
         Self {
             config: Box::new(config),
             location,
             client: None,
-            pooled,
-        }
-    }
-
-    fn connection(&mut self) -> Result<&mut Client, HostError> {
-        if self.client.as_ref().is_none_or(Client::is_closed) {
-            let kept = self.pooled.as_ref().and_then(pool::take);
-            self.client = Some(match kept {
-                Some(conn) => conn.client,
-                None => connect(&self.config, &self.location, false)?,
-            });
-        }
-        Ok(self.client.as_mut().expect("connected just above"))
-    }
-}
-
-impl Drop for AdvisoryLock {
-    /// A kept connection goes back holding no advisory lock: unlocking every one the session
-    /// holds is what ending the connection would have done.
-    fn drop(&mut self) {
-        if let (Some(key), Some(mut client)) = (self.pooled.take(), self.client.take())
-            && client
-                .batch_execute("SELECT pg_advisory_unlock_all()")
-                .is_ok()
-        {
-            let cache = std::collections::HashMap::new();
-            pool::give_back(key, Conn { client, cache });
         }
     }
 }
 
 impl Exclusive for AdvisoryLock {
     fn try_acquire(&mut self) -> Result<bool, HostError> {
-        let location = self.location.clone();
-        self.connection()?
+        let client = match &mut self.client {
+            Some(c) if !c.is_closed() => c,
+            slot => slot.insert(connect(&self.config, &self.location, false)?),
+        };
+        client
             .query_one("SELECT pg_try_advisory_lock($1::bigint)", &[&APPLY_KEY])
             .and_then(|r| r.try_get(0))
             .map_err(|e| {
-                super::error::host(&format!("cannot take the apply lock of {location}"), e)
+                super::error::host(
+                    &format!("cannot take the apply lock of {}", self.location),
+                    e,
+                )
             })
     }
 

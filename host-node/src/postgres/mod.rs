@@ -20,13 +20,11 @@ mod doubt;
 mod error;
 mod info;
 mod lock;
-mod pool;
 mod read;
 mod schema;
 mod write;
 
 pub use error::redact;
-pub use pool::keep_idle_connections;
 pub use schema::SCHEMA_VERSION;
 
 use crate::store::blobs::Recent;
@@ -48,39 +46,6 @@ struct Conn {
     cache: HashMap<&'static str, Statement>,
 }
 
-/// The store's connection, given back to the pool (see `pool`) when the store is dropped, if
-/// it came from a process that keeps connections.
-struct Pooled {
-    /// `None` only once dropped.
-    conn: Option<Conn>,
-    key: Option<pool::Key>,
-}
-
-impl std::ops::Deref for Pooled {
-    type Target = Conn;
-    fn deref(&self) -> &Conn {
-        self.conn
-            .as_ref()
-            .expect("a store's connection is there until it is dropped")
-    }
-}
-
-impl std::ops::DerefMut for Pooled {
-    fn deref_mut(&mut self) -> &mut Conn {
-        self.conn
-            .as_mut()
-            .expect("a store's connection is there until it is dropped")
-    }
-}
-
-impl Drop for Pooled {
-    fn drop(&mut self) {
-        if let (Some(key), Some(conn)) = (self.key.take(), self.conn.take()) {
-            pool::give_back(key, conn);
-        }
-    }
-}
-
 /// A statement of `sql`, prepared once per connection.
 fn prepared(
     client: &mut impl GenericClient,
@@ -99,7 +64,7 @@ fn prepared(
 /// [`rewind_core::ports::StoreWrite`].
 pub struct PgStore {
     /// Reads take `&self`; the client needs `&mut` for every query.
-    conn: RefCell<Pooled>,
+    conn: RefCell<Conn>,
     /// To reconnect after a commit whose reply was lost (see `doubt`).
     config: Config,
     location: String,
@@ -141,17 +106,6 @@ fn connect(config: &Config, location: &str, read_only: bool) -> Result<Client, H
     Ok(client)
 }
 
-/// A kept connection for `key` (see `pool`), else a new one.
-fn pooled_or_new(config: &Config, location: &str, key: &pool::Key) -> Result<Conn, HostError> {
-    if let Some(conn) = pool::take(key) {
-        return Ok(conn);
-    }
-    Ok(Conn {
-        client: connect(config, location, key.read_only)?,
-        cache: HashMap::new(),
-    })
-}
-
 /// Where the store is, for messages: user, hosts, ports and database, never the password.
 fn describe(config: &Config) -> String {
     let hosts: Vec<String> = config
@@ -186,17 +140,9 @@ impl PgStore {
     pub fn open(url: &str) -> Result<Self, HostError> {
         let config = parse(url)?;
         let location = describe(&config);
-        let key = pool::Key {
-            url: url.to_owned(),
-            read_only: false,
-        };
-        let mut conn = pooled_or_new(&config, &location, &key)?;
-        // A process that keeps connections checks each store's schema once.
-        if !pool::schema_current(url) {
-            schema::migrate(&mut conn.client)?;
-            pool::mark_schema_current(url);
-        }
-        Ok(Self::with(conn, key, config, location))
+        let mut client = connect(&config, &location, false)?;
+        schema::migrate(&mut client)?;
+        Ok(Self::with(client, config, location))
     }
 
     /// Connect for reading only: nothing is created, migrated or written (every transaction of
@@ -205,40 +151,19 @@ impl PgStore {
     pub fn open_read_only(url: &str) -> Result<Option<Self>, HostError> {
         let config = parse(url)?;
         let location = describe(&config);
-        let key = pool::Key {
-            url: url.to_owned(),
-            read_only: true,
-        };
-        let mut conn = pooled_or_new(&config, &location, &key)?;
-        if pool::schema_current(url) {
-            return Ok(Some(Self::with(conn, key, config, location)));
-        }
-        Ok(match schema::applied(&mut conn.client)? {
+        let mut client = connect(&config, &location, true)?;
+        Ok(match schema::applied(&mut client)? {
             None | Some(0) => None,
-            Some(version) => {
-                if version == SCHEMA_VERSION {
-                    pool::mark_schema_current(url);
-                }
-                Some(Self::with(conn, key, config, location))
-            }
+            Some(_) => Some(Self::with(client, config, location)),
         })
     }
 
-    fn with(conn: Conn, key: pool::Key, config: Config, location: String) -> Self {
-        let keeping = pool::enabled();
-        let lock_key = keeping.then(|| pool::Key {
-            url: key.url.clone(),
-            read_only: false,
-        });
-        let lock = ApplyLock::new(lock::AdvisoryLock::new(
-            config.clone(),
-            location.clone(),
-            lock_key,
-        ));
+    fn with(client: Client, config: Config, location: String) -> Self {
+        let lock = ApplyLock::new(lock::AdvisoryLock::new(config.clone(), location.clone()));
         Self {
-            conn: RefCell::new(Pooled {
-                conn: Some(conn),
-                key: keeping.then_some(key),
+            conn: RefCell::new(Conn {
+                client,
+                cache: HashMap::new(),
             }),
             config,
             location,
@@ -283,7 +208,7 @@ impl PgStore {
                 format!("cannot read {what}: the connection is in use"),
             )
         })?;
-        let Conn { client, cache } = &mut **conn;
+        let Conn { client, cache } = &mut *conn;
         f(client, cache).map_err(|e| error::host(&format!("cannot read {what}"), e))
     }
 }

@@ -6,7 +6,6 @@
 
 use super::{BUSY_TIMEOUT, error};
 use rewind_core::HostError;
-use rusqlite::config::DbConfig;
 use rusqlite::{Connection, ErrorCode, TransactionBehavior};
 use std::time::{Duration, Instant};
 
@@ -216,12 +215,6 @@ pub(super) fn configure(conn: &Connection, what: &str, file: bool) -> Result<(),
         // A big batch (a first workspace snapshot, a fork) grows the WAL; once checkpointed it
         // is cut back to this instead of keeping its high-water size on disk.
         conn.pragma_update(None, "journal_size_limit", 4 << 20)
-            .map_err(fail)?;
-        // No checkpoint when this is the last connection to close: every hook process is, and
-        // a checkpoint there (then deleting the WAL) cost each call four fsyncs. The WAL stays
-        // beside the file, committed data is durable in it, and a commit checkpoints it once it
-        // passes `wal_autocheckpoint` pages (SQLite's default, 1000).
-        conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)
             .map_err(fail)?;
     }
     // FULL until a commit picks its own durability (`write::sync_for`): migrations and anything
