@@ -236,10 +236,12 @@ fn a_session_uuid_has_the_uuid_shape() {
 fn an_undone_rewind_resumes_the_whole_original_agent_session() {
     let p = prompt(Some(point("claude-code", Some("u-2")).payload()));
     let r = whole(&session(true), &p, "op").expect("an agent's session");
+    // A new agent session of the whole original, under an id chosen in advance (for binding).
     assert_eq!(
-        r.argv[..],
-        ["claude", "--resume", "sess-1", "--fork-session"]
+        r.argv[..5],
+        ["claude", "--resume", "sess-1", "--fork-session", "--session-id"]
     );
+    assert_eq!(r.argv.len(), 6, "{:?}", r.argv);
     assert!(r.note.contains("all of session sess-1"), "{}", r.note);
     let unknown = whole(&session(true), &prompt(None), "op").expect("still answered");
     assert!(unknown.argv.is_empty() && !unknown.exact);
