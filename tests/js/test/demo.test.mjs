@@ -41,8 +41,10 @@ test('the web IDE: agent, edit, preview with the conflict, rewind with merge, re
     && document.querySelectorAll('[data-testid="turn"]').length === 3);
   await saved(page);
   assert.equal((await turns(page)).length, 3);
-  assert.deepEqual(await turnFiles(page, 1), ['Msrc/greet.js+4−0', 'Msrc/app.js+2−1']);
-  assert.deepEqual(await turnFiles(page, 2), ['Adocs/usage.md+5−0', 'Dnotes.txt+0−2']);
+  // Each file's counts are what rewinding that turn's change of it would write now (one count
+  // everywhere): turn 1's greet.js was deleted later, so undoing turn 1 writes its 5 lines back.
+  assert.deepEqual(await turnFiles(page, 1), ['Msrc/greet.js+5−0', 'Msrc/app.js+2−3']);
+  assert.deepEqual(await turnFiles(page, 2), ['Adocs/usage.md+0−5', 'Dnotes.txt+2−0']);
   assert.deepEqual((await turnFiles(page, 3)).map((f) => f.replace(/\+.*/, '')).sort(), ['$Dsrc/greet.js', '$Asrc/welcome.js', '$Mdocs/usage.md', '$Msrc/app.js'].sort());
   const agentTree = ['docs/usage.md', 'src/app.js', 'src/math.js', 'src/welcome.js'];
   assert.deepEqual(await tree(page), agentTree);
