@@ -125,7 +125,7 @@ enum Command {
     Init(init::Args),
     /// Check every agent's rewind hooks: installed, current, runnable, let run; what arrived.
     Doctor(doctor::Args),
-    /// One line: the current session, recording or not, the last agent event, doctor's problems.
+    /// The current session, its running turn, pending journals, what a rewind would touch now.
     Status(status::Args),
     /// Build rewind sessions from an agent's own records of its sessions in this workspace.
     Import(import::Args),
