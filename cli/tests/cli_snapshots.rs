@@ -228,6 +228,8 @@ fn every_command_reads_well_without_colour() {
         ("stats", vec!["stats"]),
         ("status", vec!["status"]),
         ("status_short", vec!["status", "--short"]),
+        ("show", vec!["show", "#1"]),
+        ("show_stat", vec!["show", "@-1", "--stat"]),
         ("ambiguous_unknown", vec!["log", "ffffffff"]),
     ] {
         let mut full = vec!["--color", "never"];
@@ -258,6 +260,7 @@ fn colour_marks_ids_changes_and_conflicts_on_request_and_never_in_a_pipe() {
         ("preview_color", vec!["preview", "--since", "#1"]),
         ("diff_color", vec!["diff", "--since", "#1"]),
         ("status_color", vec!["status"]),
+        ("show_color", vec!["show", "#1"]),
     ] {
         let mut always = vec!["--color", "always"];
         always.extend(args.iter().copied());
