@@ -59,6 +59,15 @@ fn show_gives_a_turns_own_forward_diff_whatever_happened_after() {
     let out = b.text(&["show", "@"]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("the turn changed no files"));
 
+    // `session list` counts the turns and dates the newest message.
+    let list = b.ok(&["session", "list"]);
+    assert_eq!(list[0]["turns"], 2, "{list}");
+    let (created, last) = (
+        list[0]["createdAt"].as_i64(),
+        list[0]["lastActiveAt"].as_i64(),
+    );
+    assert!(last.is_some() && last >= created, "{list}");
+
     let (code, doc) = b.json(&["show", "#9"]);
     assert_eq!(code, 1, "{doc}");
     assert_eq!(doc["error"]["code"], "not_found", "{doc}");

@@ -261,6 +261,7 @@ fn colour_marks_ids_changes_and_conflicts_on_request_and_never_in_a_pipe() {
         ("diff_color", vec!["diff", "--since", "#1"]),
         ("status_color", vec!["status"]),
         ("show_color", vec!["show", "#1"]),
+        ("session_list_color", vec!["session", "list"]),
     ] {
         let mut always = vec!["--color", "always"];
         always.extend(args.iter().copied());
