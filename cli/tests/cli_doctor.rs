@@ -531,7 +531,7 @@ fn a_bare_program_name_is_looked_up_on_path() {
 #[test]
 fn status_says_in_one_line_what_records_the_last_event_and_doctors_count() {
     let d = Doctor::new();
-    let (code, text) = d.text(&["status"]);
+    let (code, text) = d.text(&["status", "--short"]);
     assert_eq!(code, 0);
     assert_eq!(
         text.trim_end(),
@@ -563,7 +563,7 @@ fn status_says_in_one_line_what_records_the_last_event_and_doctors_count() {
     let text = std::fs::read_to_string(&settings).expect("settings");
     let exe = env!("CARGO_BIN_EXE_rewind");
     std::fs::write(&settings, text.replace(exe, "/gone/bin/rewind")).expect("write");
-    let (code, text) = d.text(&["status"]);
+    let (code, text) = d.text(&["status", "--short"]);
     assert_eq!(code, 0, "status reports; doctor is the check that fails");
     assert_eq!(text.lines().count(), 1, "{text}");
     assert!(text.contains("(claude-code): not recording"), "{text}");

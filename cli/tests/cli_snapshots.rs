@@ -83,7 +83,12 @@ impl Fixture {
 
     fn command(&self) -> Command {
         let mut c = self.b.command();
+        // HOME is the workspace: `status` counts doctor's problems in no real agent's settings.
         c.env("TZ", "UTC")
+            .env("HOME", self.b.ws())
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("CODEX_HOME")
+            .env_remove("XDG_CONFIG_HOME")
             .env_remove("NO_COLOR")
             .env_remove("CLICOLOR_FORCE");
         c
@@ -221,6 +226,10 @@ fn every_command_reads_well_without_colour() {
         ("diff_stat", vec!["diff", "--since", "#1", "--stat"]),
         ("apply_blocked", vec!["apply", "--since", "#1"]),
         ("stats", vec!["stats"]),
+        ("status", vec!["status"]),
+        ("status_short", vec!["status", "--short"]),
+        ("show", vec!["show", "#1"]),
+        ("show_stat", vec!["show", "@-1", "--stat"]),
         ("ambiguous_unknown", vec!["log", "ffffffff"]),
     ] {
         let mut full = vec!["--color", "never"];
@@ -250,6 +259,9 @@ fn colour_marks_ids_changes_and_conflicts_on_request_and_never_in_a_pipe() {
         ("log_color", vec!["log"]),
         ("preview_color", vec!["preview", "--since", "#1"]),
         ("diff_color", vec!["diff", "--since", "#1"]),
+        ("status_color", vec!["status"]),
+        ("show_color", vec!["show", "#1"]),
+        ("session_list_color", vec!["session", "list"]),
     ] {
         let mut always = vec!["--color", "always"];
         always.extend(args.iter().copied());

@@ -51,7 +51,7 @@ impl Command {
     pub(super) fn pages(&self) -> bool {
         matches!(
             self,
-            Self::Log(_) | Self::Ops(_) | Self::Preview(_) | Self::Diff(_)
+            Self::Log(_) | Self::Ops(_) | Self::Preview(_) | Self::Diff(_) | Self::Show(_)
         )
     }
 

@@ -36,6 +36,7 @@ mod resume;
 mod revise;
 mod session;
 mod shell;
+mod show;
 mod side_chat;
 mod stats;
 mod status;
@@ -125,7 +126,7 @@ enum Command {
     Init(init::Args),
     /// Check every agent's rewind hooks: installed, current, runnable, let run; what arrived.
     Doctor(doctor::Args),
-    /// One line: the current session, recording or not, the last agent event, doctor's problems.
+    /// The current session, its running turn, pending journals, what a rewind would touch now.
     Status(status::Args),
     /// Build rewind sessions from an agent's own records of its sessions in this workspace.
     Import(import::Args),
@@ -164,6 +165,8 @@ enum Command {
     Preview(preview::Args),
     /// Show what a file rewind would write, as a unified diff (or --stat).
     Diff(diff::Args),
+    /// Show one turn: its prompt, checkpoints and what the agent changed (or --stat).
+    Show(show::Args),
     /// Apply a file rewind.
     Apply(apply::Args),
     /// Rewind the conversation to before a prompt.
@@ -281,6 +284,7 @@ pub(crate) fn run(cli: Cli) -> Result<Report, CliError> {
         Command::Ops(a) => ops::run(&ctx, a),
         Command::Preview(a) => preview::run(&ctx, a),
         Command::Diff(a) => diff::run(&ctx, a),
+        Command::Show(a) => show::run(&ctx, a),
         Command::Apply(a) => apply::run(&ctx, a),
         Command::Conversation(a) => conversation::run(&ctx, a),
         Command::Both(a) => both::run(&ctx, a),

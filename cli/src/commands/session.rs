@@ -2,11 +2,13 @@
 //! current session: the one every other command acts on when it is given none.
 
 use super::{CliError, Context, Report, Verb};
-use crate::style::visible;
+use crate::style::{Role, Style, count, visible};
 use rewind_core::id::SessionId;
-use rewind_core::model::Session;
+use rewind_core::model::{Message, Millis, Session};
+use rewind_core::ports::{SeqRange, Store as _};
 use rewind_core::record::SessionOptions;
 use rewind_host::current;
+use rewind_host::native::NativeEngine;
 use std::fmt::Write as _;
 
 #[derive(Debug, clap::Subcommand)]
@@ -35,20 +37,45 @@ fn mark(ctx: &Context, session: &SessionId, done: &str) -> Result<(), CliError> 
     })
 }
 
+/// A session's turn count and its last activity (its newest message, else its creation).
+#[derive(Clone, Copy)]
+struct Activity {
+    turns: usize,
+    last: Millis,
+}
+
+fn activity(engine: &NativeEngine, s: &Session) -> Result<Activity, CliError> {
+    let host = |e: rewind_core::HostError| CliError::host(e.to_string());
+    let store = engine.store();
+    let turns = store.turns(&s.id).map_err(host)?.len();
+    let newest = store
+        .last_messages_in(&s.id, SeqRange::ALL, 1)
+        .map_err(host)?
+        .into_iter()
+        .next()
+        .and_then(|row| serde_json::from_str::<Message>(&row.body).ok())
+        .map(|m| m.created_at);
+    Ok(Activity {
+        turns,
+        last: newest.unwrap_or(s.created_at).max(s.created_at),
+    })
+}
+
 /// Children under their parent, indented; a child whose parent is missing is shown at the top.
 fn tree(
-    all: &[Session],
+    all: &[(Session, Activity)],
+    style: &Style,
     parent: Option<&SessionId>,
     current: Option<&SessionId>,
     depth: usize,
     out: &mut String,
 ) {
-    for s in all.iter().filter(|s| match parent {
+    for (s, act) in all.iter().filter(|(s, _)| match parent {
         Some(p) => s.parent_id.as_ref() == Some(p),
         None => s
             .parent_id
             .as_ref()
-            .is_none_or(|p| !all.iter().any(|x| &x.id == p)),
+            .is_none_or(|p| !all.iter().any(|(x, _)| &x.id == p)),
     }) {
         let mark = if current == Some(&s.id) { '*' } else { ' ' };
         let _ = write!(
@@ -62,8 +89,20 @@ fn tree(
         if let Some(a) = &s.agent {
             let _ = write!(out, "  [{} {}]", visible(&a.agent), visible(&a.session_id));
         }
+        let _ = write!(
+            out,
+            "  {}",
+            style.paint(
+                Role::Dim,
+                format!(
+                    "({}, last active {})",
+                    count(act.turns, "turn"),
+                    style.time(act.last)
+                )
+            )
+        );
         out.push('\n');
-        tree(all, Some(&s.id), current, depth + 1, out);
+        tree(all, style, Some(&s.id), current, depth + 1, out);
     }
 }
 
@@ -93,10 +132,14 @@ pub(super) fn run(ctx: &Context, args: Args) -> Result<Report, CliError> {
             let sessions = engine.sessions()?;
             let current =
                 current::read(&ctx.db).filter(|c| sessions.items.iter().any(|s| &s.id == c));
-            let rows: Vec<serde_json::Value> = sessions
+            let listed = sessions
                 .items
+                .into_iter()
+                .map(|s| activity(&engine, &s).map(|a| (s, a)))
+                .collect::<Result<Vec<_>, _>>()?;
+            let rows: Vec<serde_json::Value> = listed
                 .iter()
-                .map(|s| {
+                .map(|(s, act)| {
                     serde_json::json!({
                         "id": s.id,
                         "parentId": s.parent_id,
@@ -105,11 +148,13 @@ pub(super) fn run(ctx: &Context, args: Args) -> Result<Report, CliError> {
                         "createdAt": s.created_at,
                         "agent": s.agent,
                         "current": current.as_ref() == Some(&s.id),
+                        "turns": act.turns,
+                        "lastActiveAt": act.last,
                     })
                 })
                 .collect();
             let mut text = String::new();
-            tree(&sessions.items, None, current.as_ref(), 0, &mut text);
+            tree(&listed, &ctx.style, None, current.as_ref(), 0, &mut text);
             if rows.is_empty() {
                 text.push_str("no sessions yet (rewind session new)");
             }
