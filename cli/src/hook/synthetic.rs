@@ -99,6 +99,8 @@ mod tests {
             last_seen_ms: now_ms() - u64::try_from(IDLE.as_millis()).expect("fits") - 1,
         };
         std::fs::write(&path, serde_json::to_vec(&old).expect("json")).expect("write");
+        // Ids are minted from the millisecond (and the process): not the one `renewed` had.
+        std::thread::sleep(Duration::from_millis(2));
         let (fresh, _) = session(&db, "claude-code", "kiro", false).expect("minted");
         assert_ne!(fresh, renewed);
     }

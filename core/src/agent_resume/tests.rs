@@ -239,7 +239,13 @@ fn an_undone_rewind_resumes_the_whole_original_agent_session() {
     // A new agent session of the whole original, under an id chosen in advance (for binding).
     assert_eq!(
         r.argv[..5],
-        ["claude", "--resume", "sess-1", "--fork-session", "--session-id"]
+        [
+            "claude",
+            "--resume",
+            "sess-1",
+            "--fork-session",
+            "--session-id"
+        ]
     );
     assert_eq!(r.argv.len(), 6, "{:?}", r.argv);
     assert!(r.note.contains("all of session sess-1"), "{}", r.note);
