@@ -95,9 +95,8 @@ test("rewind both with a conflict offers merge; merge keeps the person's line; u
 
   await wb.command('Rewind: Undo the Last Rewind');
   await until('the undo on disk', () => read(ws, 'a.txt') === BOTH && read(ws, 'c.txt') === 'new\n');
-  // Undo takes back the file writes; the conversation part of a `both` stays rewound
-  // (docs/semantics.md), so no prompt is on the branch.
-  assert.ok(!rewind(ws, 'resume').messages.some((m) => m.kind === 'prompt'));
+  // Undo takes back the whole `both`: the files and the conversation, so #1 is on the branch again.
+  assert.ok(rewind(ws, 'resume').messages.some((m) => m.kind === 'prompt'), 'the conversation is back');
 });
 
 test("the view follows the store live; a save during a running `rewind exec` stays the person's", async () => {
@@ -106,7 +105,7 @@ test("the view follows the store live; a save during a running `rewind exec` sta
   // (showing the view reads no store; only the watch on .rewind/ reloads it).
   await wb.command('Rewind: Focus on Sessions View');
   const shown = Date.now();
-  await wb.page.locator('.pane-body .monaco-list-row', { hasText: '#1 second turn' }).first().waitFor({ timeout: WAIT });
+  await wb.page.locator('.pane-body .monaco-list-row', { hasText: '#2 second turn' }).first().waitFor({ timeout: WAIT });
   console.log(`the new turn in the view after ${Date.now() - shown} ms`);
   await wb.command('View: Show Explorer');
   await wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'notes.txt' }).first().click();
@@ -135,13 +134,13 @@ test("the view follows the store live; a save during a running `rewind exec` sta
   // The view shows the save as the person's, beside the agent's command.
   await wb.command('Rewind: Focus on Sessions View');
   const row = (text) => wb.page.locator('.pane-body .monaco-list-row', { hasText: text }).first();
-  await row('#1 second turn').waitFor({ timeout: WAIT });
-  await until('the save in the view', async () => (await row('#1 second turn').innerText()).includes('notes.txt (yours)'));
-  await row('#1 second turn').click();
+  await row('#2 second turn').waitFor({ timeout: WAIT });
+  await until('the save in the view', async () => (await row('#2 second turn').innerText()).includes('notes.txt (yours)'));
+  await row('#2 second turn').click();
   await row('your save').waitFor({ timeout: WAIT });
   await wb.page.screenshot({ path: shot('view') });
   // Rewinding the agent's turn undoes its line and leaves the person's save.
-  rewind(ws, 'apply', '--since', '@'); // the new turn (#1 of the branch the rewind left)
+  rewind(ws, 'apply', '--since', '@'); // the new turn (#2: the undo brought #1 back)
   assert.equal(read(ws, 'a.txt'), BOTH);
   assert.equal(read(ws, 'notes.txt'), '# notes\nmy own line\n');
 });
