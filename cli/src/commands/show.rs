@@ -7,9 +7,7 @@ use super::refs::{Ref, TurnOrMessage};
 use super::{CliError, Context, Report, SessionArg, Verb};
 use crate::style::{Role, count, visible, visible_lines};
 use rewind_core::ErrorKind;
-use rewind_core::files::{
-    DiffAction, DiffHunk, DiffLine, DiffStats, FileDiff, LineKind, RewindDiff,
-};
+use rewind_core::files::{DiffAction, DiffHunk, DiffStats, FileDiff, LineKind, RewindDiff};
 use rewind_core::hash::ContentHash;
 use rewind_core::id::{SessionId, TurnId};
 use rewind_core::model::{Checkpoint, FileVersion};
@@ -163,7 +161,10 @@ fn file(
     };
     let (hunks, binary) = match (large, text(&old), text(&new)) {
         (false, Some(o), Some(n)) => (
-            patch::create(&o, &n, 3).into_iter().map(tagged).collect(),
+            patch::create(&o, &n, 3)
+                .into_iter()
+                .map(DiffHunk::from)
+                .collect(),
             false,
         ),
         (true, _, _) => (Vec::new(), false),
@@ -201,36 +202,6 @@ fn file(
 fn content(store: &dyn Store, v: Option<&FileVersion>) -> Option<Vec<u8>> {
     let hash: &ContentHash = &v?.hash;
     rewind_core::load::blob(store, hash).ok()
-}
-
-/// A jsdiff hunk with its prefixed lines tagged (the no-newline marker a flag on its line).
-fn tagged(h: patch::Hunk) -> DiffHunk {
-    let mut lines: Vec<DiffLine> = Vec::with_capacity(h.lines.len());
-    for line in h.lines {
-        let kind = match line.as_bytes().first() {
-            Some(b'+') => LineKind::Added,
-            Some(b'-') => LineKind::Removed,
-            Some(b'\\') => {
-                if let Some(last) = lines.last_mut() {
-                    last.no_newline = true;
-                }
-                continue;
-            }
-            _ => LineKind::Context,
-        };
-        lines.push(DiffLine {
-            kind,
-            text: line.get(1..).unwrap_or_default().to_owned(),
-            no_newline: false,
-        });
-    }
-    DiffHunk {
-        old_start: h.old_start,
-        old_lines: h.old_lines,
-        new_start: h.new_start,
-        new_lines: h.new_lines,
-        lines,
-    }
 }
 
 fn render(ctx: &Context, o: &Outcome, stat: bool) -> String {

@@ -63,38 +63,40 @@ pub(super) fn hunks(old: Option<&[u8]>, new: Option<&[u8]>) -> Result<Vec<DiffHu
     };
     Ok(patch::create(old, new, CONTEXT)
         .into_iter()
-        .map(tagged)
+        .map(DiffHunk::from)
         .collect())
 }
 
 /// A jsdiff hunk with its prefixed lines turned into tagged ones (the no-newline marker becomes
-/// a flag on the line it follows).
-fn tagged(h: patch::Hunk) -> DiffHunk {
-    let mut lines: Vec<DiffLine> = Vec::with_capacity(h.lines.len());
-    for line in h.lines {
-        let kind = match line.as_bytes().first() {
-            Some(b'+') => LineKind::Added,
-            Some(b'-') => LineKind::Removed,
-            Some(b'\\') => {
-                if let Some(last) = lines.last_mut() {
-                    last.no_newline = true;
+/// a flag on the line it follows). `rewind show` builds a turn's forward diff with it too.
+impl From<patch::Hunk> for DiffHunk {
+    fn from(h: patch::Hunk) -> Self {
+        let mut lines: Vec<DiffLine> = Vec::with_capacity(h.lines.len());
+        for line in h.lines {
+            let kind = match line.as_bytes().first() {
+                Some(b'+') => LineKind::Added,
+                Some(b'-') => LineKind::Removed,
+                Some(b'\\') => {
+                    if let Some(last) = lines.last_mut() {
+                        last.no_newline = true;
+                    }
+                    continue;
                 }
-                continue;
-            }
-            _ => LineKind::Context,
-        };
-        lines.push(DiffLine {
-            kind,
-            text: line.get(1..).unwrap_or_default().to_owned(),
-            no_newline: false,
-        });
-    }
-    DiffHunk {
-        old_start: h.old_start,
-        old_lines: h.old_lines,
-        new_start: h.new_start,
-        new_lines: h.new_lines,
-        lines,
+                _ => LineKind::Context,
+            };
+            lines.push(DiffLine {
+                kind,
+                text: line.get(1..).unwrap_or_default().to_owned(),
+                no_newline: false,
+            });
+        }
+        Self {
+            old_start: h.old_start,
+            old_lines: h.old_lines,
+            new_start: h.new_start,
+            new_lines: h.new_lines,
+            lines,
+        }
     }
 }
 
