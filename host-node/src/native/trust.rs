@@ -119,12 +119,14 @@ pub(super) fn check(store: &AnyStore, root: &Path, db: &Path) -> Result<Trust, H
 /// Record that this store belongs to `root` and to the current user: a new store, or one the
 /// person has just said to trust. Returns the workspace id.
 pub(super) fn claim(store: &mut AnyStore, root: &Path, db: &Path) -> Result<String, HostError> {
-    let id = match store.info(WORKSPACE_ID)? {
-        Some(id) => id,
+    let known = store.info(WORKSPACE_ID)?;
+    let id = match &known {
+        Some(id) => id.clone(),
         None => format!("wsp_{}", uuid::Uuid::new_v4().simple()),
     };
-    let mut uids: Vec<String> = store
-        .info(TRUSTED_UIDS)?
+    let listed = store.info(TRUSTED_UIDS)?;
+    let mut uids: Vec<String> = listed
+        .as_deref()
         .unwrap_or_default()
         .split(',')
         .filter(|u| !u.is_empty())
@@ -141,13 +143,29 @@ pub(super) fn claim(store: &mut AnyStore, root: &Path, db: &Path) -> Result<Stri
         .unwrap_or_default();
     let root = root_text(root);
     let uids = uids.join(",");
-    let mut facts = vec![(WORKSPACE_ID, id.as_str()), (ROOT, root.as_str())];
-    facts.push((TRUSTED_UIDS, uids.as_str()));
+    // Only what changes is written: a PostgreSQL store is claimed on every writing open, and
+    // one that finds its facts already true must commit nothing (nor touch the id file).
+    let mut facts = Vec::new();
+    if known.as_deref() != Some(id.as_str()) {
+        facts.push((WORKSPACE_ID, id.as_str()));
+    }
+    if store.info(ROOT)?.as_deref() != Some(root.as_str()) {
+        facts.push((ROOT, root.as_str()));
+    }
+    if listed.as_deref() != Some(uids.as_str()) {
+        facts.push((TRUSTED_UIDS, uids.as_str()));
+    }
     if store.info(OWNER_UID)?.is_none() {
         facts.push((OWNER_UID, owner.as_str()));
     }
-    store.set_info(&facts)?;
-    crate::disk::write_own_file(&id_file(store, db), format!("{id}\n").as_bytes())?;
+    if !facts.is_empty() {
+        store.set_info(&facts)?;
+    }
+    let beside = id_file(store, db);
+    let line = format!("{id}\n");
+    if std::fs::read_to_string(&beside).ok().as_deref() != Some(line.as_str()) {
+        crate::disk::write_own_file(&beside, line.as_bytes())?;
+    }
     Ok(id)
 }
 

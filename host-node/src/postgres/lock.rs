@@ -9,8 +9,13 @@
 //! spans every machine that reaches the database (one lock per database, not per directory),
 //! and a server restart drops it while its holder still runs; a holder notices on its next
 //! statement (the connection is gone) and fails instead of committing (see `PgStore::commit`).
+//!
+//! The connection is made when the lock is first wanted, not with the store: recording and
+//! reading never take it. In a process that keeps idle connections (`pool`) it comes from
+//! there and goes back holding no advisory lock: `pg_advisory_unlock_all()` first, which is
+//! what ending the connection would have done, so a lock never outlives its operation.
 
-use super::connect;
+use super::{Conn, connect, pool};
 use crate::store::lock::Exclusive;
 use postgres::{Client, Config};
 use rewind_core::HostError;
@@ -24,33 +29,52 @@ pub(super) struct AdvisoryLock {
     location: String,
     /// Opened on first use; kept for the store's life (taking the lock again is one query).
     client: Option<Client>,
+    /// Where the connection comes from and goes back to, in a process that keeps connections.
+    kept: Option<pool::Key>,
 }
 
 impl AdvisoryLock {
-    pub(super) fn new(config: Config, location: String) -> Self {
+    pub(super) fn new(config: Config, location: String, kept: Option<pool::Key>) -> Self {
         Self {
             config: Box::new(config),
             location,
             client: None,
+            kept,
+        }
+    }
+
+    fn connection(&mut self) -> Result<&mut Client, HostError> {
+        let client = match self.client.take() {
+            Some(c) if !c.is_closed() => c,
+            _ => match self.kept.as_ref().and_then(pool::take) {
+                Some(conn) => conn.client,
+                None => connect(&self.config, &self.location, false)?,
+            },
+        };
+        Ok(self.client.insert(client))
+    }
+}
+
+impl Drop for AdvisoryLock {
+    fn drop(&mut self) {
+        if let (Some(key), Some(mut client)) = (self.kept.take(), self.client.take())
+            && client
+                .batch_execute("SELECT pg_advisory_unlock_all()")
+                .is_ok()
+        {
+            let cache = std::collections::HashMap::new();
+            pool::give_back(key, Conn { client, cache });
         }
     }
 }
 
 impl Exclusive for AdvisoryLock {
     fn try_acquire(&mut self) -> Result<bool, HostError> {
-        let client = match &mut self.client {
-            Some(c) if !c.is_closed() => c,
-            slot => slot.insert(connect(&self.config, &self.location, false)?),
-        };
-        client
+        let what = format!("cannot take the apply lock of {}", self.location);
+        self.connection()?
             .query_one("SELECT pg_try_advisory_lock($1::bigint)", &[&APPLY_KEY])
             .and_then(|r| r.try_get(0))
-            .map_err(|e| {
-                super::error::host(
-                    &format!("cannot take the apply lock of {}", self.location),
-                    e,
-                )
-            })
+            .map_err(|e| super::error::host(&what, e))
     }
 
     fn release(&mut self) {

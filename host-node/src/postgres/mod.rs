@@ -9,7 +9,13 @@
 //!   `write`). Two servers racing batches with the same precondition: exactly one wins.
 //! * The apply lock is a session-level advisory lock on a connection of its own (`lock`): the
 //!   server drops it when that connection ends, which is what "the owner is gone" means here.
-//! * The schema is versioned in `schema_version`, migrated on open under an advisory lock.
+//!   That connection is only made when the lock is wanted (an apply, or journals to settle):
+//!   recording and reading hold one connection.
+//! * The schema is versioned in `schema_version`, migrated on open under an advisory lock, and
+//!   checked once per connection (`pool`).
+//! * A process that opens the store again and again (`rewind serve`) keeps idle connections for
+//!   the next open ([`keep_idle_connections`]); nothing else about a store depends on how long
+//!   its connection lives (see `pool`).
 //!
 //! Connection strings are libpq's (`postgres://user@host:port/db`, `host=/run/sock dbname=x`);
 //! no TLS: a server elsewhere is reached through a unix socket, a tunnel or a trusted network.
@@ -20,11 +26,13 @@ mod doubt;
 mod error;
 mod info;
 mod lock;
+mod pool;
 mod read;
 mod schema;
 mod write;
 
 pub use error::redact;
+pub use pool::keep_idle_connections;
 pub use schema::SCHEMA_VERSION;
 
 use crate::store::blobs::Recent;
@@ -46,6 +54,40 @@ struct Conn {
     cache: HashMap<&'static str, Statement>,
 }
 
+/// The store's connection, given back to the process's idle connections (see `pool`) when the
+/// store is dropped, if it keeps them.
+struct Pooled {
+    /// `None` only while being dropped.
+    conn: Option<Conn>,
+    /// Where it goes back to (`None`: it closes with the store).
+    key: Option<pool::Key>,
+}
+
+impl std::ops::Deref for Pooled {
+    type Target = Conn;
+    fn deref(&self) -> &Conn {
+        self.conn
+            .as_ref()
+            .expect("a store's connection is there until it is dropped")
+    }
+}
+
+impl std::ops::DerefMut for Pooled {
+    fn deref_mut(&mut self) -> &mut Conn {
+        self.conn
+            .as_mut()
+            .expect("a store's connection is there until it is dropped")
+    }
+}
+
+impl Drop for Pooled {
+    fn drop(&mut self) {
+        if let (Some(key), Some(conn)) = (self.key.take(), self.conn.take()) {
+            pool::give_back(key, conn);
+        }
+    }
+}
+
 /// A statement of `sql`, prepared once per connection.
 fn prepared(
     client: &mut impl GenericClient,
@@ -64,7 +106,7 @@ fn prepared(
 /// [`rewind_core::ports::StoreWrite`].
 pub struct PgStore {
     /// Reads take `&self`; the client needs `&mut` for every query.
-    conn: RefCell<Conn>,
+    conn: RefCell<Pooled>,
     /// To reconnect after a commit whose reply was lost (see `doubt`).
     config: Config,
     location: String,
@@ -106,6 +148,23 @@ fn connect(config: &Config, location: &str, read_only: bool) -> Result<Client, H
     Ok(client)
 }
 
+/// A kept connection for `key` (see `pool`; its store's schema already checked: `false`), else
+/// a new one (`true`).
+fn kept_or_new(
+    config: &Config,
+    location: &str,
+    key: &pool::Key,
+) -> Result<(Conn, bool), HostError> {
+    if let Some(conn) = pool::take(key) {
+        return Ok((conn, false));
+    }
+    let conn = Conn {
+        client: connect(config, location, key.read_only)?,
+        cache: HashMap::new(),
+    };
+    Ok((conn, true))
+}
+
 /// Where the store is, for messages: user, hosts, ports and database, never the password.
 fn describe(config: &Config) -> String {
     let hosts: Vec<String> = config
@@ -140,9 +199,15 @@ impl PgStore {
     pub fn open(url: &str) -> Result<Self, HostError> {
         let config = parse(url)?;
         let location = describe(&config);
-        let mut client = connect(&config, &location, false)?;
-        schema::migrate(&mut client)?;
-        Ok(Self::with(client, config, location))
+        let key = pool::Key {
+            url: url.to_owned(),
+            read_only: false,
+        };
+        let (mut conn, fresh) = kept_or_new(&config, &location, &key)?;
+        if fresh {
+            schema::migrate(&mut conn.client)?;
+        }
+        Ok(Self::with(conn, key, config, location))
     }
 
     /// Connect for reading only: nothing is created, migrated or written (every transaction of
@@ -151,19 +216,33 @@ impl PgStore {
     pub fn open_read_only(url: &str) -> Result<Option<Self>, HostError> {
         let config = parse(url)?;
         let location = describe(&config);
-        let mut client = connect(&config, &location, true)?;
-        Ok(match schema::applied(&mut client)? {
-            None | Some(0) => None,
-            Some(_) => Some(Self::with(client, config, location)),
-        })
+        let key = pool::Key {
+            url: url.to_owned(),
+            read_only: true,
+        };
+        let (mut conn, fresh) = kept_or_new(&config, &location, &key)?;
+        if fresh && matches!(schema::applied(&mut conn.client)?, None | Some(0)) {
+            return Ok(None);
+        }
+        Ok(Some(Self::with(conn, key, config, location)))
     }
 
-    fn with(client: Client, config: Config, location: String) -> Self {
-        let lock = ApplyLock::new(lock::AdvisoryLock::new(config.clone(), location.clone()));
+    fn with(conn: Conn, key: pool::Key, config: Config, location: String) -> Self {
+        let keeping = pool::enabled();
+        // The apply lock's connection is a writing one, kept apart from the store's.
+        let lock_key = keeping.then(|| pool::Key {
+            url: key.url.clone(),
+            read_only: false,
+        });
+        let lock = ApplyLock::new(lock::AdvisoryLock::new(
+            config.clone(),
+            location.clone(),
+            lock_key,
+        ));
         Self {
-            conn: RefCell::new(Conn {
-                client,
-                cache: HashMap::new(),
+            conn: RefCell::new(Pooled {
+                conn: Some(conn),
+                key: keeping.then_some(key),
             }),
             config,
             location,
@@ -208,7 +287,7 @@ impl PgStore {
                 format!("cannot read {what}: the connection is in use"),
             )
         })?;
-        let Conn { client, cache } = &mut *conn;
+        let Conn { client, cache } = &mut **conn;
         f(client, cache).map_err(|e| error::host(&format!("cannot read {what}"), e))
     }
 }

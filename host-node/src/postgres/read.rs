@@ -168,7 +168,7 @@ impl Store for PgStore {
                 hash.short()
             ))
         })?;
-        let super::Conn { client, cache } = &mut *conn;
+        let super::Conn { client, cache } = &mut **conn;
         let rows = super::blobs::Rows::new(client, cache);
         crate::store::blobs::read(&rows, hash, self.blob_limit)
     }

@@ -54,6 +54,16 @@ impl StoreWrite for PgStore {
     }
 
     fn begin_settling(&mut self) -> Result<bool, HostError> {
+        // Settling sweeps beside the paths of pending journals; with none there is nothing to
+        // sweep, and taking the lock would cost every open a second connection. A journal
+        // written after this look has a live owner holding the lock, which settling leaves be.
+        let pending = self.with_conn("journals", |c, cache| {
+            let s = prepared(c, cache, "SELECT EXISTS (SELECT 1 FROM journals)")?;
+            c.query_one(&s, &[])?.try_get::<_, bool>(0)
+        })?;
+        if !pending {
+            return Ok(false);
+        }
         self.lock.begin_settling()
     }
 
