@@ -1,6 +1,7 @@
 //! Two `rewind serve --http` processes on one PostgreSQL database (a real throwaway cluster,
 //! see `common/pg.rs`), with clients on both at once: no write is lost, and a precondition has
-//! exactly one winner across the servers.
+//! exactly one winner across the servers; a server keeps its connections for the next calls,
+//! holding no lock between them.
 
 mod common;
 #[path = "../../host-node/tests/common/pg.rs"]
@@ -159,6 +160,100 @@ fn racing_applies_through_two_servers_write_once() {
     assert_eq!(rewinds, 1, "{ops}");
     stop(a);
     stop(b);
+}
+
+/// The server processes (backend pids) connected to the database, other than `client`'s.
+fn backends(client: &mut postgres::Client) -> std::collections::BTreeSet<i32> {
+    client
+        .query(
+            "SELECT pid FROM pg_stat_activity
+             WHERE datname = current_database() AND pid <> pg_backend_pid()",
+            &[],
+        )
+        .expect("pg_stat_activity")
+        .iter()
+        .map(|r| r.get(0))
+        .collect()
+}
+
+#[test]
+fn a_server_reuses_its_connections_across_calls_and_keeps_no_lock_between_them() {
+    let Some(cluster) = pg::cluster() else {
+        eprintln!("skipped: no PostgreSQL binaries (scripts/setup installs them)");
+        return;
+    };
+    let db = cluster.fresh_db();
+    let url = cluster.url(&db);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().display().to_string();
+    let (server, addr) = http_server(&["--root", &root], &[("REWIND_STORE", &url)]);
+    let session = rpc_ok(addr, "createSession", json!([{}]))["id"].clone();
+    let mut watch =
+        postgres::Client::connect(&cluster.conninfo(&db), postgres::NoTls).expect("connect");
+    const CLIENTS: usize = 4;
+    const EACH: usize = 5;
+    let round = |r: usize| {
+        std::thread::scope(|s| {
+            for c in 0..CLIENTS {
+                let session = session.clone();
+                s.spawn(move || {
+                    for i in 0..EACH {
+                        let text = format!("round {r} client {c} prompt {i}");
+                        rpc_ok(addr, "recordPrompt", json!([session, { "text": text }]));
+                        rpc_ok(addr, "listSessions", json!([]));
+                    }
+                });
+            }
+        });
+    };
+    round(0);
+    // An apply takes the apply lock (on a connection of its own) and gives it back.
+    let turn = rpc_ok(addr, "recordPrompt", json!([session, { "text": "a file" }]));
+    std::fs::write(dir.path().join("f.txt"), "after\n").expect("write");
+    let edit = json!({
+        "turnId": turn["turnId"], "path": "f.txt", "toolName": "Write",
+        "before": null, "after": b64("after\n"),
+    });
+    rpc_ok(addr, "recordEdit", json!([session, edit]));
+    let applied = rpc_ok(
+        addr,
+        "applyFileRewind",
+        json!([session, { "since": turn["messageId"] }]),
+    );
+    assert_eq!(applied["applied"], true, "{applied}");
+    let kept = backends(&mut watch);
+    // Kept idle between calls (a connection per call would leave none), no more than the calls
+    // that ran at once could use (a reading and a writing one each, and the apply lock's).
+    assert!(!kept.is_empty(), "no connection kept");
+    assert!(
+        kept.len() <= 2 * CLIENTS + 1,
+        "{} connections kept",
+        kept.len()
+    );
+    let locks: i64 = watch
+        .query_one(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'
+             AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+            &[],
+        )
+        .expect("pg_locks")
+        .get(0);
+    assert_eq!(locks, 0, "a kept connection still holds an advisory lock");
+    round(1);
+    let after = backends(&mut watch);
+    assert!(
+        kept.is_subset(&after),
+        "the second round opened new connections instead: {kept:?} then {after:?}"
+    );
+    let state = rpc_ok(addr, "resume", json!([session]));
+    let prompts = state["messages"]
+        .as_array()
+        .expect("messages")
+        .iter()
+        .filter(|m| m["text"].as_str().is_some_and(|t| t.starts_with("round ")))
+        .count();
+    assert_eq!(prompts, 2 * CLIENTS * EACH, "every prompt recorded once");
+    stop(server);
 }
 
 /// `text` as base64, the form bytes take over JSON-RPC.

@@ -19,6 +19,11 @@ use std::sync::{Arc, Mutex};
 /// Workspaces whose opener (with its idle connection) is kept at most (see `Backend::openers`).
 const KEEPERS: usize = 64;
 
+/// Idle PostgreSQL connections kept per kind (reading, writing) for the next calls: more than
+/// the `--workers` usual, so that concurrent clients find theirs waiting instead of each call
+/// starting a server process (see `rewind_host::postgres::keep_idle_connections`).
+const KEPT_PG_CONNECTIONS: usize = 16;
+
 /// A workspace directory and its database.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Served {
@@ -178,6 +183,9 @@ impl Backend {
     /// Serve from the PostgreSQL store at `url` (`--store`) instead of each SQLite file.
     #[must_use]
     pub(crate) fn with_store(mut self, url: Option<String>) -> Self {
+        if url.is_some() {
+            rewind_host::postgres::keep_idle_connections(KEPT_PG_CONNECTIONS);
+        }
         self.store = url;
         self
     }
