@@ -99,13 +99,21 @@ impl SqliteStore {
         let location = path.display().to_string();
         let what = format!("cannot open database {location}");
         let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        // A WAL database read the ordinary way gets `-wal` and `-shm` files made beside it. When
-        // it has none (no connection is open; a store that came from elsewhere), it is read as
-        // immutable so that reading creates nothing; a live store already has them.
-        let conn = if wal_sibling(path, "-wal").exists() {
-            Connection::open_with_flags(path, flags)
+        // A WAL database read the ordinary way gets `-wal` and `-shm` files made beside it, and
+        // the first connection to one rebuilds the `-shm` (writing it). So: with no WAL (a store
+        // that came from elsewhere, or whose WAL was checkpointed away), it is read as immutable;
+        // with a WAL and its `-shm` (a writer left them: the last connection does not
+        // checkpoint, or one is open now), the `-shm` is opened read-only, and when no other
+        // connection is open SQLite reads the WAL into memory instead of rebuilding the `-shm`
+        // (SQLite's `readonly_shm`). Either way reading writes nothing.
+        let uri = flags | OpenFlags::SQLITE_OPEN_URI;
+        let conn = if !wal_sibling(path, "-wal").exists() {
+            Connection::open_with_flags(file_uri(path, "immutable=1"), uri)
+        } else if wal_sibling(path, "-shm").exists() {
+            Connection::open_with_flags(file_uri(path, "readonly_shm=1"), uri)
         } else {
-            Connection::open_with_flags(immutable_uri(path), flags | OpenFlags::SQLITE_OPEN_URI)
+            // A WAL without its `-shm` (copied without it): only the ordinary way reads it.
+            Connection::open_with_flags(path, flags)
         }
         .map_err(|e| error::host(&what, e))?;
         conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
@@ -182,8 +190,8 @@ fn wal_sibling(path: &Path, suffix: &str) -> std::path::PathBuf {
     path.with_file_name(name)
 }
 
-/// `file:<path>?immutable=1`, with the characters a URI gives meaning to escaped.
-fn immutable_uri(path: &Path) -> String {
+/// `file:<path>?<query>`, with the characters a URI gives meaning to escaped.
+fn file_uri(path: &Path, query: &str) -> String {
     let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     let mut uri = String::from("file:");
     for b in abs.to_string_lossy().bytes() {
@@ -192,7 +200,8 @@ fn immutable_uri(path: &Path) -> String {
             _ => uri.push(char::from(b)),
         }
     }
-    uri.push_str("?immutable=1");
+    uri.push('?');
+    uri.push_str(query);
     uri
 }
 

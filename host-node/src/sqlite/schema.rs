@@ -6,6 +6,7 @@
 
 use super::{BUSY_TIMEOUT, error};
 use rewind_core::HostError;
+use rusqlite::config::DbConfig;
 use rusqlite::{Connection, ErrorCode, TransactionBehavior};
 use std::time::{Duration, Instant};
 
@@ -195,6 +196,9 @@ pub(super) fn configure_read_only(conn: &Connection, what: &str) -> Result<(), H
     let fail = |e| error::host(what, e);
     conn.busy_timeout(BUSY_TIMEOUT).map_err(fail)?;
     conn.pragma_update(None, "query_only", "ON").map_err(fail)?;
+    // It could not checkpoint anyway (the file is open read-only); never try.
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)
+        .map_err(fail)?;
     let done = applied(conn, what)?;
     if done < MIN_READ_VERSION {
         return Err(HostError::io(format!(
@@ -215,6 +219,14 @@ pub(super) fn configure(conn: &Connection, what: &str, file: bool) -> Result<(),
         // A big batch (a first workspace snapshot, a fork) grows the WAL; once checkpointed it
         // is cut back to this instead of keeping its high-water size on disk.
         conn.pragma_update(None, "journal_size_limit", 4 << 20)
+            .map_err(fail)?;
+        // No checkpoint when this is the last connection to close. Every hook process is the
+        // last, and that checkpoint (then deleting the WAL) cost each recording call four
+        // fsyncs. The WAL stays beside the file with the committed data (durable as each
+        // commit's `synchronous` made it); a commit checkpoints it once it passes
+        // `wal_autocheckpoint` pages (SQLite's default, 1000), so it stays small. Reading
+        // around a WAL that is left like this writes nothing (see `SqliteStore::open_read_only`).
+        conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)
             .map_err(fail)?;
     }
     // FULL until a commit picks its own durability (`write::sync_for`): migrations and anything
