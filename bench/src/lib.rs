@@ -9,6 +9,7 @@ pub mod harness;
 pub mod hashing;
 pub mod hook;
 pub mod ops;
+pub mod per_call;
 pub mod reload;
 pub mod report;
 pub mod resume;

@@ -13,8 +13,8 @@
 use rewind_bench::harness::Result;
 use rewind_bench::report::{self, Table};
 use rewind_bench::{
-    checkpoint, corpus, hashing, hook, ops, reload, resume, scaling, serve, session, shell,
-    shell_ignored, storage,
+    checkpoint, corpus, hashing, hook, ops, per_call, reload, resume, scaling, serve, session,
+    shell, shell_ignored, storage,
 };
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -38,6 +38,7 @@ const SCENARIOS: &[&str] = &[
     "shell",
     "shell-ignored",
     "serve",
+    "per-call",
 ];
 
 /// Command-line options.
@@ -102,6 +103,10 @@ fn main() {
 
 /// Run one scenario in this process.
 fn scenario(name: &str, root: &Path, data: &Path, n: usize) -> Result<Vec<Table>> {
+    // Needs no prepared data.
+    if name == "per-call" {
+        return Ok(vec![per_call::run_scenario(data, n)?]);
+    }
     let corpus = corpus::prepare(data, WORKSPACE_FILES)?;
     Ok(match name {
         "checkpoint" => vec![checkpoint::run_scenario(data, &corpus, n)?],

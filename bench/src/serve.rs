@@ -21,7 +21,7 @@ const PER_CLIENT: usize = 40;
 const CLIENTS: &[usize] = &[1, 4, 16];
 
 #[path = "../../host-node/tests/common/pg.rs"]
-mod pg;
+pub(crate) mod pg;
 
 /// Something that runs one JS API call.
 trait Caller {
@@ -152,7 +152,7 @@ fn latencies(
 }
 
 /// A fresh directory under `data`.
-fn fresh(data: &Path, name: &str) -> Result<PathBuf> {
+pub(crate) fn fresh(data: &Path, name: &str) -> Result<PathBuf> {
     let dir = data.join("serve").join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir)?;

@@ -1,0 +1,274 @@
+//! PostgreSQL beside SQLite, per call (issue 30: within 2× of SQLite). The same three calls,
+//! record a prompt, record an edit (a created file), rewind that turn's files, run on both
+//! stores side by side in one run:
+//!
+//! * as one CLI process each (`rewind prompt`, `rewind edit`, `rewind apply`), what a hook or
+//!   a script pays: the process, its open of the store, the call;
+//! * through one `rewind serve --http` (`--workers 8`) with 8 clients at once, each in its own
+//!   session of the one workspace: the latency of each call as its client saw it.
+//!
+//! PostgreSQL is a local throwaway cluster (see `host-node/tests/common/pg.rs`): unix socket,
+//! `fsync` and `synchronous_commit` off, so the rows show connections and round trips, not a
+//! durable server's disk.
+
+use crate::harness::{Measured, Result, Samples, ratio};
+use crate::report::{Met, Table};
+use serde_json::{Value, json};
+use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+use std::net::{SocketAddr, TcpStream};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::serve::pg;
+
+/// The three calls, in the order each round makes them.
+const CALLS: [&str; 3] = ["prompt", "edit", "apply"];
+
+/// Concurrent HTTP clients.
+const CLIENTS: usize = 8;
+
+/// Rounds (prompt, edit, apply) each HTTP client makes.
+const PER_CLIENT: usize = 15;
+
+/// Each call's samples, by [`CALLS`] index.
+type ByCall = [Vec<Duration>; 3];
+
+fn measured(raw: Vec<Duration>) -> Measured {
+    Measured {
+        samples: Samples::new(raw),
+        peak_kib: None,
+    }
+}
+
+/// `rewind --json args…` in `ws`, on `store` (PostgreSQL) when given; its JSON and how long
+/// the process took.
+fn cli(bin: &Path, ws: &Path, store: Option<&str>, args: &[&str]) -> Result<(Value, Duration)> {
+    let mut cmd = Command::new(bin);
+    cmd.arg("--json").args(args).current_dir(ws);
+    cmd.env_remove("REWIND_DB");
+    match store {
+        Some(url) => cmd.env("REWIND_STORE", url),
+        None => cmd.env_remove("REWIND_STORE"),
+    };
+    let start = Instant::now();
+    let out = cmd.stdin(Stdio::null()).output()?;
+    let took = start.elapsed();
+    if !out.status.success() {
+        return Err(format!(
+            "rewind {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        )
+        .into());
+    }
+    Ok((serde_json::from_slice(&out.stdout)?, took))
+}
+
+fn text(v: &Value, key: &str) -> Result<String> {
+    Ok(v[key]
+        .as_str()
+        .ok_or_else(|| format!("no {key} in {v}"))?
+        .to_owned())
+}
+
+/// `rounds` rounds of prompt, edit, apply, one CLI process each.
+fn per_process(bin: &Path, ws: &Path, store: Option<&str>, rounds: usize) -> Result<ByCall> {
+    let (created, _) = cli(bin, ws, store, &["session", "new", "--title", "bench"])?;
+    let session = text(&created, "id")?;
+    let mut took: ByCall = Default::default();
+    for i in 0..rounds + 2 {
+        let prompt = format!("create f{i}");
+        let (turn, t0) = cli(bin, ws, store, &["prompt", &session, "--text", &prompt])?;
+        let (turn_id, since) = (text(&turn, "turnId")?, text(&turn, "messageId")?);
+        let path = format!("f{i}.txt");
+        std::fs::write(ws.join(&path), format!("file {i}\n"))?;
+        let edit = [
+            "edit",
+            &session,
+            "--turn",
+            &turn_id,
+            "--path",
+            &path,
+            "--created",
+        ];
+        let (_, t1) = cli(bin, ws, store, &edit)?;
+        let (applied, t2) = cli(bin, ws, store, &["apply", &session, "--since", &since])?;
+        if applied["applied"] != true {
+            return Err(format!("apply refused: {applied}").into());
+        }
+        // The first two rounds warm the caches.
+        if i >= 2 {
+            for (k, t) in [t0, t1, t2].into_iter().enumerate() {
+                took[k].push(t);
+            }
+        }
+    }
+    Ok(took)
+}
+
+/// One `POST /rpc` on its own connection; the result.
+fn post(addr: SocketAddr, method: &str, params: Value) -> Result<Value> {
+    let body = json!({ "jsonrpc": "2.0", "id": 1, "method": method, "params": params }).to_string();
+    let mut s = TcpStream::connect(addr)?;
+    write!(
+        s,
+        "POST /rpc HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+         Authorization: Bearer {TOKEN}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )?;
+    let mut raw = String::new();
+    s.read_to_string(&mut raw)?;
+    let (_, body) = raw.split_once("\r\n\r\n").ok_or("no HTTP body")?;
+    let reply: Value = serde_json::from_str(body)?;
+    match reply.get("error") {
+        Some(e) => Err(format!("rewind serve {method}: {e}").into()),
+        None => Ok(reply["result"].clone()),
+    }
+}
+
+const TOKEN: &str = "bench-token";
+
+/// One client's rounds through the server at `addr`, in its own session; its samples.
+fn client(addr: SocketAddr, ws: &Path, c: usize) -> Result<ByCall> {
+    let session = post(addr, "createSession", json!([{}]))?["id"].clone();
+    let mut took: ByCall = Default::default();
+    for i in 0..PER_CLIENT {
+        let start = Instant::now();
+        let p = post(
+            addr,
+            "recordPrompt",
+            json!([session, { "text": format!("r{i}") }]),
+        )?;
+        took[0].push(start.elapsed());
+        let (path, bytes) = (format!("c{c}-f{i}.txt"), format!("file {c} {i}\n"));
+        std::fs::write(ws.join(&path), &bytes)?;
+        let after = rewind_host::rpc::bytes_json(Some(bytes.as_bytes()));
+        let edit = json!({ "turnId": p["turnId"], "path": path, "toolName": "Write",
+                           "before": null, "after": after });
+        let start = Instant::now();
+        post(addr, "recordEdit", json!([session, edit]))?;
+        took[1].push(start.elapsed());
+        let start = Instant::now();
+        let out = post(
+            addr,
+            "applyFileRewind",
+            json!([session, { "since": p["messageId"] }]),
+        )?;
+        took[2].push(start.elapsed());
+        if out["applied"] != true {
+            return Err(format!("apply refused: {out}").into());
+        }
+    }
+    Ok(took)
+}
+
+/// [`CLIENTS`] clients at once through one `rewind serve --http --workers 8` in `ws`.
+fn through_serve(bin: &Path, ws: &Path, store: Option<&str>) -> Result<ByCall> {
+    let mut cmd = Command::new(bin);
+    cmd.args(["serve", "--http", "127.0.0.1:0", "--workers", "8", "--root"])
+        .arg(ws)
+        .env_remove("REWIND_DB")
+        .env("REWIND_SERVE_TOKEN", TOKEN)
+        .stderr(Stdio::piped());
+    match store {
+        Some(url) => cmd.env("REWIND_STORE", url),
+        None => cmd.env_remove("REWIND_STORE"),
+    };
+    let mut child = cmd.spawn()?;
+    let mut err = BufReader::new(child.stderr.take().ok_or("no stderr")?);
+    let mut line = String::new();
+    err.read_line(&mut line)?;
+    let addr: SocketAddr = line
+        .trim()
+        .strip_prefix("rewind serve: listening on http://")
+        .ok_or_else(|| format!("rewind serve said {line:?}"))?
+        .parse()?;
+    std::thread::spawn(move || std::io::copy(&mut err, &mut std::io::sink()));
+    let outcomes: Vec<std::result::Result<ByCall, String>> = std::thread::scope(|s| {
+        let clients: Vec<_> = (0..CLIENTS)
+            .map(|c| s.spawn(move || client(addr, ws, c).map_err(|e| e.to_string())))
+            .collect();
+        clients
+            .into_iter()
+            .map(|c| c.join().unwrap_or_else(|_| Err("client panicked".into())))
+            .collect()
+    });
+    let _ = child.kill();
+    child.wait()?;
+    let mut all: ByCall = Default::default();
+    for o in outcomes {
+        for (k, v) in o?.into_iter().enumerate() {
+            all[k].extend(v);
+        }
+    }
+    Ok(all)
+}
+
+/// The rows of one way of calling: each call on SQLite, on PostgreSQL, and their ratio.
+fn rows(t: &mut Table, how: &str, sqlite: ByCall, pg: Option<ByCall>) {
+    let pg = pg.map(|p| p.map(measured));
+    for (k, raw) in sqlite.into_iter().enumerate() {
+        let name = CALLS[k];
+        let s = measured(raw);
+        t.timed(&format!("{name}, {how}, SQLite"), &s, "", Met::None);
+        let Some(p) = pg.as_ref().map(|p| &p[k]) else {
+            continue;
+        };
+        t.timed(&format!("{name}, {how}, PostgreSQL"), p, "", Met::None);
+        let r = ratio(p.samples.median(), s.samples.median());
+        t.value(
+            &format!("{name}, {how}: PostgreSQL / SQLite (median)"),
+            format!("{r:.2}x"),
+            "≤ 2x",
+            Met::from(r <= 2.0),
+        );
+    }
+}
+
+/// The scenario's table.
+pub fn run_scenario(data: &Path, samples: usize) -> Result<Table> {
+    let bin = crate::hook::rewind_bin()?;
+    let rounds = samples.max(10);
+    let cluster = pg::cluster();
+    let mut t = Table::new("PostgreSQL beside SQLite, per call (CLI process; serve, 8 clients)");
+    let fresh = |name: &str| crate::serve::fresh(data, &format!("per-call-{name}"));
+    eprintln!("bench: per-call, CLI processes");
+    let sqlite = per_process(&bin, &fresh("cli-sqlite")?, None, rounds)?;
+    let pg = match cluster {
+        Some(c) => Some(per_process(
+            &bin,
+            &fresh("cli-pg")?,
+            Some(&c.url(&c.fresh_db())),
+            rounds,
+        )?),
+        None => None,
+    };
+    rows(&mut t, "one CLI process", sqlite, pg);
+    eprintln!("bench: per-call, serve --http with {CLIENTS} clients");
+    let sqlite = through_serve(&bin, &fresh("serve-sqlite")?, None)?;
+    let pg = match cluster {
+        Some(c) => Some(through_serve(
+            &bin,
+            &fresh("serve-pg")?,
+            Some(&c.url(&c.fresh_db())),
+        )?),
+        None => None,
+    };
+    rows(
+        &mut t,
+        &format!("serve --http, {CLIENTS} clients"),
+        sqlite,
+        pg,
+    );
+    t.note(
+        "PostgreSQL: a local throwaway cluster (initdb, unix socket, fsync and synchronous_commit \
+         off, as in the tests), so the rows show connections and round trips, not a durable \
+         server's disk. CLI rows: each call a whole `rewind --json` process. Serve rows: each \
+         client records a prompt, a created file and rewinds it, in its own session of one \
+         workspace (the applies share its apply lock).",
+    );
+    if cluster.is_none() {
+        t.note("No PostgreSQL binaries here (scripts/setup installs them): SQLite rows only.");
+    }
+    Ok(t)
+}
