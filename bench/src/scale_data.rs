@@ -98,7 +98,7 @@ fn build(dir: &Path, corpus: &Corpus, messages: usize) -> Result<()> {
     for (k, bytes) in files.iter().enumerate() {
         std::fs::write(ws.join(file_path(k)), bytes)?;
     }
-    std::fs::copy(tmp.join("rewind.db"), dir.join("rewind.db"))?;
+    crate::session::copy_store(&tmp.join("rewind.db"), &dir.join("rewind.db"))?;
     copy_tree(&ws, &dir.join("ws"))?;
     std::fs::remove_dir_all(&tmp)?;
     let meta = serde_json::json!({
@@ -125,7 +125,7 @@ pub fn copy_tree(from: &Path, to: &Path) -> Result<()> {
 pub fn working_copy(s: &Scaled, work: &Path) -> Result<rewind_host::NativeEngine> {
     let _ = std::fs::remove_dir_all(work);
     std::fs::create_dir_all(work)?;
-    std::fs::copy(&s.db, work.join("rewind.db"))?;
+    crate::session::copy_store(&s.db, &work.join("rewind.db"))?;
     copy_tree(&s.workspace, &work.join("ws"))?;
     // The copy lives at another root, so the store reads as foreign until it is trusted.
     rewind_host::trust_store(&work.join("ws"), &work.join("rewind.db"))?;

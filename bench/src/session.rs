@@ -163,7 +163,7 @@ fn write_sqlite(dir: &Path, store: &MemStore) -> Result<()> {
             sql.commit(b.clone())?;
         }
     }
-    std::fs::copy(&tmp_db, dir.join("rewind.db"))?;
+    copy_store(&tmp_db, &dir.join("rewind.db"))?;
     std::fs::remove_dir_all(&tmp_dir)?;
     Ok(())
 }
@@ -183,11 +183,24 @@ fn write_workspace(dir: &Path, workspace: &MemWorkspace) -> Result<()> {
 /// A fresh copy of the session's database at `name` inside its folder (untimed setup).
 pub fn copy_db(long: &LongSession, name: &str) -> Result<PathBuf> {
     let to = long.dir.join(name);
-    for suffix in ["-wal", "-shm"] {
-        let mut p = to.as_os_str().to_owned();
-        p.push(suffix);
-        let _ = std::fs::remove_file(PathBuf::from(p));
-    }
-    std::fs::copy(&long.db, &to)?;
+    copy_store(&long.db, &to)?;
     Ok(to)
+}
+
+/// Copy the SQLite store `from` (no connection open) to `to`: the file and its WAL, which holds
+/// the latest commits until a checkpoint (a store's last connection does not checkpoint).
+pub fn copy_store(from: &Path, to: &Path) -> Result<()> {
+    let sibling = |p: &Path, suffix: &str| {
+        let mut s = p.as_os_str().to_owned();
+        s.push(suffix);
+        PathBuf::from(s)
+    };
+    for suffix in ["-wal", "-shm"] {
+        let _ = std::fs::remove_file(sibling(to, suffix));
+    }
+    std::fs::copy(from, to)?;
+    if sibling(from, "-wal").exists() {
+        std::fs::copy(sibling(from, "-wal"), sibling(to, "-wal"))?;
+    }
+    Ok(())
 }

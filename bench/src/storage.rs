@@ -165,7 +165,7 @@ fn table(f: &Figures) -> Table {
         Met::from(per_byte <= 20.0),
     )
     .value(
-        "database growth per byte changed (db + WAL after close, which checkpoints the WAL; \
+        "database growth per byte changed (db + WAL after close; \
          the 100 edits with their prompts, checkpoints and turns, and the revert)",
         format!(
             "{per_byte_db:.0} ({} over {} changed)",
