@@ -39,8 +39,8 @@ pub(crate) struct Backend {
     /// The only root when there is exactly one (with its database, which `--db` may move).
     default: Option<Served>,
     /// The opener of each workspace called, keeping its idle connection (`native::Opener`,
-    /// as the Node addon does): while one is open no call's connection is the last to close,
-    /// so SQLite does not checkpoint and fsync on every call (~20 ms instead of ~1 ms a call).
+    /// as the Node addon does): while one is open no call's connection is the first to open
+    /// the SQLite file, so none rebuilds its WAL index (see `native::Opener`).
     openers: Mutex<HashMap<PathBuf, Arc<Opener>>>,
     /// A PostgreSQL store every call opens instead of the workspace's SQLite file (`--store`).
     store: Option<String>,

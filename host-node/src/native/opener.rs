@@ -3,10 +3,11 @@
 //! beside the database, open with exactly the [`Access`] the call needs, and, for a caller
 //! that opens again and again, keep one idle connection.
 //!
-//! Why the idle connection: SQLite checkpoints the WAL and fsyncs the database whenever the
-//! last connection to it closes, so a connection per call made every recording call take
-//! ~20 ms instead of ~1 ms. While the kept one is open no call's connection is the last. It
-//! never reads or writes, so it holds no lock that could block another process.
+//! Why the idle connection: the first connection to open a WAL database reads the whole WAL to
+//! rebuild its index (the `-shm`), which every call would do when it is the only one (the last
+//! to close no longer checkpoints, see `sqlite::schema::configure`, so the WAL is there). While
+//! the kept one is open no call's connection is the first. It never reads or writes, so it holds
+//! no lock that could block another process.
 
 use super::{Access, OpenError, OpenOptions, Opened, open_store_with};
 use crate::config::Config;
