@@ -244,6 +244,32 @@ fn the_resumed_agent_session_goes_on_in_the_rewound_session_or_the_fork() {
     );
 }
 
+/// Undo of a conversation rewind prints the whole session's resume, redo the rewind's again:
+/// the agent session either runs as goes on in the same rewind session, as a rewind's does.
+#[test]
+fn the_resume_an_undo_or_a_redo_prints_goes_on_in_the_same_session() {
+    let a = Agent::new();
+    a.three_turns();
+    let listed = a.b.ok(&["session", "list"]);
+    let session = listed[0]["id"].as_str().expect("id").to_owned();
+    a.b.ok(&["conversation", "--to", "#3"]);
+    let whole = json!(["claude", "--resume", SESSION, "--fork-session"]);
+    // The undo resumes the whole session; the redo goes back to before prompt 3 again.
+    for (verb, prompt, cut) in [
+        ("undo", "turn:after-undo", whole),
+        ("redo", "turn:after-redo", cut_at(&before_prompt(2))),
+    ] {
+        let out = a.b.ok(&[verb]);
+        let argv = &out["conversation"]["agentResume"]["argv"];
+        assert_eq!(chosen(argv), cut, "{out}");
+        resumed_turn(&a, &new_id(argv), prompt);
+        let listed = a.b.ok(&["session", "list"]);
+        assert_eq!(listed.as_array().map(Vec::len), Some(1), "{verb}: {listed}");
+        let log = a.b.ok(&["log", &session]).to_string();
+        assert!(log.contains(prompt), "{verb}: {log}");
+    }
+}
+
 #[test]
 fn before_the_first_prompt_the_agent_starts_a_new_conversation() {
     let a = Agent::new();

@@ -127,7 +127,11 @@ fn a_fresh_install_writes_every_event_for_each_agent() {
             "{text}"
         );
         let settings = parse(&bytes);
-        assert_eq!(keys(&settings), ["hooks"]);
+        match agent {
+            // With Gemini CLI's session cleanup off (init/gemini.rs).
+            "gemini-cli" => assert_eq!(keys(&settings), ["hooks", "general"]),
+            _ => assert_eq!(keys(&settings), ["hooks"]),
+        }
         assert_eq!(keys(&settings["hooks"]), names, "{agent}");
         assert_eq!(handlers_with(&settings, &ours(agent)), events, "{agent}");
         for (event, matcher) in events {
@@ -184,7 +188,16 @@ fn merging_keeps_every_other_key_and_hook_in_order_and_remove_restores_the_file(
             original.as_bytes()
         );
         let after = parse(&b.read(&rel).expect("settings"));
-        assert_eq!(keys(&after), ["model", "permissions", "hooks", "env"]);
+        let mut want = vec!["model", "permissions", "hooks", "env"];
+        if agent == "gemini-cli" {
+            // Gemini CLI's session cleanup off (it deletes resumed sessions: init/gemini.rs).
+            want.push("general");
+            assert_eq!(
+                after["general"],
+                json!({ "sessionRetention": { "enabled": false } })
+            );
+        }
+        assert_eq!(keys(&after), want, "{agent}");
         assert_eq!(keys(&after["env"]), ["Z_LAST", "A_FIRST"]);
         assert_eq!(after["permissions"], before["permissions"]);
         assert_eq!(after["model"], before["model"]);
@@ -230,6 +243,32 @@ fn merging_keeps_every_other_key_and_hook_in_order_and_remove_restores_the_file(
         assert_eq!(b.read(&rel).expect("settings"), original.as_bytes());
         assert!(!backup_of(&path).exists());
     }
+}
+
+#[test]
+fn gemini_cli_s_session_cleanup_goes_off_unless_the_file_says_and_init_says_which() {
+    let b = Bench::new();
+    let out = b.text(&["init", "gemini-cli"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("session cleanup is off"), "{text}");
+    assert!(text.contains("gemini-cli#27368"), "{text}");
+    let b = Bench::new();
+    let on = br#"{"general": {"sessionRetention": {"enabled": true, "maxAge": "7d"}}}"#;
+    b.write(".gemini/settings.json", on);
+    let out = b.text(&["init", "gemini-cli"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("keeps Gemini CLI's session cleanup on"),
+        "{text}"
+    );
+    let settings = parse(&b.read(".gemini/settings.json").expect("settings"));
+    assert_eq!(
+        settings["general"],
+        json!({ "sessionRetention": { "enabled": true, "maxAge": "7d" } })
+    );
+    b.ok(&["init", "gemini-cli", "--remove"]);
+    let settings = parse(&b.read(".gemini/settings.json").expect("settings"));
+    assert_eq!(settings["general"]["sessionRetention"]["enabled"], true);
 }
 
 #[test]

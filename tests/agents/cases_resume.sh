@@ -88,3 +88,28 @@ case_resume_side() { # a side chat resumes all of the agent's session, in a new 
   check "the original session goes on without the side chat's prompt" test "$(last_marks)" = "one two later"
   end_case
 }
+
+case_resume_undo() { # undo of a conversation rewind resumes the whole session, in the same session
+  # Claude Code only: its whole-session resume names the new session in advance (--session-id).
+  begin_case resume_undo '{"turns": {"one": [], "two": [], "three": [], "again": []}}'
+  turn "turn:one first"
+  turn "turn:two second"
+  turn "turn:three third"
+  rw --json conversation --to '#2' >"$H/rewind.json" 2>&1
+  rw --json undo >"$H/undo.json" 2>&1
+  python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['conversation']['agentResume']
+assert r['exact'] and r['argv'][0] == 'claude', r
+print('\n'.join(r['argv'][1:]))" "$H/undo.json" >"$H/argv" 2>>"$H/agent.out"
+  check "the undo prints an exact resume command" test -s "$H/argv"
+  local argv=()
+  mapfile -t argv <"$H/argv"
+  # The whole session resumes interactively; -p answers one prompt with the same history.
+  agent_cmd claude -p "${argv[@]}" "turn:again after the undo"
+  check "the resumed agent ran (exit $?)" test $? -eq 0
+  check "the model got every prompt of the session and the new one" \
+    test "$(last_marks)" = "one two three again"
+  check "the resumed prompt is recorded in the same rewind session" lands_in 1 "turn:again after the undo"
+  end_case
+}

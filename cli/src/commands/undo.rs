@@ -82,6 +82,8 @@ fn describe(style: &Style, session: &SessionId, out: &Outcome) -> String {
 fn report(ctx: &Context, session: &SessionId, mut out: Outcome) -> Report {
     if let Some(c) = out.conversation.as_mut() {
         rewind_host::agent_copy::settle(&mut c.agent_resume);
+        // The whole session's resume goes on in this session, as a rewind's does.
+        rewind_host::agent_copy::bind::expect(&ctx.db, c.agent_resume.as_deref(), session);
     }
     let text = describe(&ctx.style, session, &out);
     Report::new(&out, text).refused(super::verdict::refused(&out.files))

@@ -189,6 +189,8 @@ fn qwen(point: &AgentPoint, cut: Cut, prompt: Option<&str>, salt: &str) -> Agent
 /// Gemini names its files `session-<time>-<id's first 8 characters>`; the copy ends in the new
 /// id's *last* 8 instead, because a resume also leaves an empty file named with the resumed
 /// id's first 8, and Gemini's start-up cleanup deletes every file ending like an empty one.
+/// (That cleanup would delete the original too, when the person's own earlier `--resume` of it
+/// left such a file, google-gemini/gemini-cli#27368: `rewind init gemini-cli` turns it off.)
 fn gemini(point: &AgentPoint, cut: Cut, prompt: Option<&str>, salt: &str) -> AgentResume {
     let sid = point.session_id.as_str();
     let through = match (cut, point.before.as_deref()) {

@@ -8,6 +8,7 @@
 mod codex_toml;
 mod files;
 mod flat;
+mod gemini;
 mod json;
 mod notes;
 mod places;
@@ -184,9 +185,16 @@ fn groups(
     remove: bool,
 ) -> Result<Vec<String>, String> {
     if remove {
-        return Ok(hook_settings::remove(root, agent));
+        let events = hook_settings::remove(root, agent);
+        if agent == Agent::GeminiCli && !events.is_empty() {
+            gemini::forget(root);
+        }
+        return Ok(events);
     }
     hook_settings::install(root, agent, command)?;
+    if agent == Agent::GeminiCli {
+        gemini::keep_sessions(root);
+    }
     Ok(agent.events().iter().map(|e| e.name.to_owned()).collect())
 }
 
@@ -312,6 +320,9 @@ fn summary(
     }
     if !o.removed {
         lines.extend(notes::blockers(agent, written));
+        if agent == Agent::GeminiCli {
+            lines.extend(gemini::note(written));
+        }
         if !user && notes::only_at_top(agent) {
             let top = std::path::absolute(&ctx.workspace).unwrap_or_else(|_| ctx.workspace.clone());
             lines.push(format!(
