@@ -7,7 +7,7 @@ mod common;
 
 use common::{Bench, s};
 
-/// One turn changing a line of `a.txt` and the whole of `b.txt`; then the person edits another
+/// One turn changing a line of `a.txt` and the whole of `b.txt`, creating `d.txt`; then the person edits another
 /// line of `a.txt` (mergeable) and `b.txt` (not: the agent's change and theirs overlap).
 fn mixed(b: &Bench) -> (String, String) {
     let session = s(&b.ok(&["session", "new"]), "id");
@@ -22,6 +22,7 @@ fn mixed(b: &Bench) -> (String, String) {
         &[],
     );
     b.record(&session, &turn, "b.txt", Some(b"old\n"), b"new\n", &[]);
+    b.record(&session, &turn, "d.txt", None, b"made\n", &[]); // no conflict: deleted by a rewind
     b.ok(&["turn-end", &session, "--turn", &turn]);
     b.write("a.txt", b"1\ntwo\n3\n4\n5\n6\nseven\n");
     b.write("b.txt", b"mine\n");
@@ -89,5 +90,41 @@ fn a_merge_the_engine_would_refuse_is_not_offered_and_the_one_offered_works() {
         b.read("b.txt").as_deref(),
         Some(&b"mine\n"[..]),
         "left as it is"
+    );
+}
+
+#[test]
+fn a_skipped_file_is_said_to_be_left_with_what_restores_it_too() {
+    let b = Bench::new();
+    let (session, prompt) = mixed(&b);
+    let (code, said) = text(
+        &b,
+        &[
+            "--color", "never", "apply", &session, "--to", &prompt, "--policy", "skip",
+        ],
+    );
+    assert_eq!(code, 0, "{said}");
+    let line = said
+        .lines()
+        .find(|l| l.contains("skipped: left as they were"))
+        .unwrap_or_else(|| panic!("the skipped files are explained: {said}"));
+    assert!(
+        line.contains("may still refer to files this rewind restored or deleted")
+            && line.contains("--policy force` restores them too"),
+        "{line}"
+    );
+    assert_eq!(b.read("b.txt").as_deref(), Some(&b"mine\n"[..]), "skipped");
+    assert_eq!(
+        b.read("d.txt"),
+        None,
+        "the file without a conflict is restored (deleted)"
+    );
+    let cmd = line.split('`').nth(1).expect("a command");
+    let args: Vec<&str> = cmd.split(' ').skip(1).collect();
+    b.ok(&args);
+    assert_eq!(
+        b.read("b.txt").as_deref(),
+        Some(&b"old\n"[..]),
+        "the named command restores it"
     );
 }

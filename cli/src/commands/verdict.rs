@@ -298,6 +298,7 @@ fn outcome_then(
             visible(s.as_str())
         );
     }
+    t.push_str(&skipped_meaning(style, out, retry));
     let undo = match &out.operation_id {
         Some(_) if redo => format!("; take it back with {}", style.hint("rewind redo")),
         Some(op) => format!(
@@ -318,4 +319,34 @@ fn outcome_then(
         count(out.restored_files.len(), "file"),
     );
     t
+}
+
+/// What a skipped file means now, and (after a file rewind) what restores it too: it was left
+/// as it is, so it may still refer to what the rewind restored or deleted.
+fn skipped_meaning(style: &Style, out: &ApplyOutcome, retry: Retry<'_>) -> String {
+    let n = out.skipped_files.len();
+    if n == 0 {
+        return String::new();
+    }
+    let (left, them, they) = match n {
+        1 => ("left as it was", "it", "it"),
+        _ => ("left as they were", "them", "they"),
+    };
+    let force = retry
+        .filter(|cmd| cmd.starts_with("rewind apply "))
+        .map(|cmd| {
+            let cmd = style.hint(format!("{cmd} --policy force"));
+            format!("; {cmd} restores {them} too (journaled)")
+        })
+        .unwrap_or_default();
+    format!(
+        "  {}\n",
+        style.paint(
+            Role::Dim,
+            format!(
+                "skipped: {left}, your later edits and the agent's change in {them} stay, and \
+                 {they} may still refer to files this rewind restored or deleted{force}"
+            )
+        )
+    )
 }
