@@ -288,3 +288,23 @@ fn an_edit_path_given_from_a_subdirectory_names_the_path_meant() {
     let message = doc["error"]["message"].as_str().unwrap_or("");
     assert!(message.contains("pass --deleted"), "{message}");
 }
+
+/// `--since`, the file rewinds' old spelling of `--to`, is taken by every rewind alike: one
+/// learned from `preview` is not refused by `conversation`, `both` or `pick`.
+#[test]
+fn every_rewind_takes_since_for_to() {
+    for verb in [
+        &["conversation"][..],
+        &["both"],
+        &["pick", "--scope", "both", "--yes"],
+    ] {
+        let b = Bench::new();
+        let (session, prompt, _) = rewound(&b);
+        b.ok(&["undo", &session]); // the file rewind taken back: one.txt is there again
+        let mut args = verb.to_vec();
+        args.extend([session.as_str(), "--since", prompt.as_str()]);
+        let out = b.ok(&args);
+        assert_eq!(out["rewound"], true, "{verb:?}: {out}");
+        assert_eq!(s(&out, "targetMessageId"), prompt, "{verb:?}");
+    }
+}
