@@ -223,6 +223,33 @@ fn a_file_edited_since_asks_how_to_treat_it() {
     assert_eq!(branch(&b, &session).0, 0, "code only");
 }
 
+/// Two conflicts, one that merges and one that does not: the engine refuses a merge whole unless
+/// every conflict merges, so the picker does not offer one; skip names the files it leaves.
+#[test]
+fn a_merge_that_would_be_refused_is_not_offered() {
+    let b = Bench::new();
+    let (session, _, _) = two_turns(&b);
+    b.write("src/lib.rs", b"A\nb\nc\nd\ne\nF\ng\n"); // merges
+    b.write("notes.txt", b"mine\n"); // the rewind deletes it: does not merge
+    let mut p = spawn(&b, &["pick", "--scope", "code"]);
+    expect(&mut p, "Go back to before which prompt");
+    send(&mut p, DOWN);
+    send(&mut p, ENTER);
+    expect(&mut p, "were edited since the agent changed them");
+    // The first choice (the one the cursor is on) is Skip: no Merge above it.
+    expect(
+        &mut p,
+        "> Skip: restore the other files, leave notes.txt, src/lib.rs as they are",
+    );
+    expect(&mut p, "Force");
+    expect(&mut p, "Cancel");
+    send(&mut p, ESC);
+    expect(&mut p, "cancelled; nothing changed");
+    assert_eq!(finish(&mut p), 0);
+    assert_eq!(b.read("notes.txt").as_deref(), Some(&b"mine\n"[..]));
+    assert_eq!(branch(&b, &session).0, 0);
+}
+
 #[test]
 fn flags_answer_every_question_without_a_terminal() {
     let b = Bench::new();

@@ -249,3 +249,62 @@ fn a_full_disk_under_the_store_says_disk_full() {
     let message = doc["error"]["message"].as_str().unwrap_or("");
     assert!(message.contains("disk full"), "{message}");
 }
+
+/// `edit --path` is relative to the workspace root: from `src/`, `--path util.py` names no file,
+/// and the error says which path was meant instead of suggesting the file was deleted.
+#[test]
+fn an_edit_path_given_from_a_subdirectory_names_the_path_meant() {
+    let b = Bench::new();
+    let session = s(&b.ok(&["session", "new"]), "id");
+    b.ok(&["prompt", &session, "--text", "edit util"]);
+    b.write("src/util.py", b"new\n");
+    let before = b.path("before.txt");
+    std::fs::write(&before, b"old\n").expect("write before");
+    let out = b
+        .command()
+        .current_dir(b.path("src"))
+        .args([
+            "--json",
+            "edit",
+            &session,
+            "--path",
+            "util.py",
+            "--before-file",
+        ])
+        .arg(&before)
+        .output()
+        .expect("run rewind");
+    assert_eq!(out.status.code(), Some(1));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let message = doc["error"]["message"].as_str().unwrap_or("");
+    assert!(
+        message.contains("util.py does not exist in the workspace")
+            && message.ends_with("from here that file is src/util.py; pass --path src/util.py"),
+        "{message}"
+    );
+    // From the root, the same path is the plain slip it is.
+    let (code, doc) = b.json(&["edit", &session, "--path", "util.py", "--created"]);
+    assert_eq!(code, 1, "{doc}");
+    let message = doc["error"]["message"].as_str().unwrap_or("");
+    assert!(message.contains("pass --deleted"), "{message}");
+}
+
+/// `--since`, the file rewinds' old spelling of `--to`, is taken by every rewind alike: one
+/// learned from `preview` is not refused by `conversation`, `both` or `pick`.
+#[test]
+fn every_rewind_takes_since_for_to() {
+    for verb in [
+        &["conversation"][..],
+        &["both"],
+        &["pick", "--scope", "both", "--yes"],
+    ] {
+        let b = Bench::new();
+        let (session, prompt, _) = rewound(&b);
+        b.ok(&["undo", &session]); // the file rewind taken back: one.txt is there again
+        let mut args = verb.to_vec();
+        args.extend([session.as_str(), "--since", prompt.as_str()]);
+        let out = b.ok(&args);
+        assert_eq!(out["rewound"], true, "{verb:?}: {out}");
+        assert_eq!(s(&out, "targetMessageId"), prompt, "{verb:?}");
+    }
+}

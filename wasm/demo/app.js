@@ -9,7 +9,7 @@
 import { openBrowserEngine, deleteBrowserEngine } from '../pkg/web/persist.js';
 import { runAgent, seed } from './agent.js';
 import { el, renderDiff } from './diff-view.js';
-import { count, describePolicy, filesTold, policies, POLICY_NAME } from './plan.js';
+import { count, describePolicy, filesTold, policies, POLICY_NAME, skippedTold } from './plan.js';
 import { allTurns } from './turns.js';
 
 /** @typedef {import('./plan.js').Policy} Policy */
@@ -42,6 +42,8 @@ const ui = {
   selected: null,
   /** @type {Policy | null} the person's choice for the previewed rewind's conflicts */
   policy: null,
+  /** @type {number | null} the previewed turn's number */
+  selectedN: null,
   dirty: false, // the editor holds unsaved text
   flushing: false, // a flush to IndexedDB is under way
   busy: false,
@@ -69,8 +71,12 @@ async function persist() {
   }
 }
 
-function status(/** @type {string} */ text, error = false) {
-  $('status').textContent = text;
+/** @typedef {{ text: string, warning?: string }} Told what an action did, and what needs a look after it */
+
+/** The status line: what happened, then (drawn as a warning) what needs a look. */
+function status(/** @type {string | Told} */ told, error = false) {
+  const { text, warning } = typeof told === 'string' ? { text: told } : told;
+  $('status').replaceChildren(text, ...(warning ? [' ', el('span', { class: 'warn', 'data-testid': 'status-warning' }, warning)] : []));
   $('status').className = `status${error ? ' error' : ''}`;
 }
 
@@ -163,7 +169,7 @@ function renderPolicy(/** @type {RewindDiff | null} */ diff) {
     const input = el('input', { type: 'radio', name: 'policy', value: p, checked: p === ui.policy, 'data-testid': `policy-${p}` });
     input.onchange = () => { ui.policy = p; render(); };
     return el('label', { class: 'choice', 'data-testid': 'policy-choice', 'data-policy': p }, input,
-      el('span', {}, el('b', {}, POLICY_NAME[p]), ' — ', describePolicy(diff, p)));
+      el('span', {}, el('b', {}, POLICY_NAME[p]), ' — ', describePolicy(diff, p, read)));
   }));
 }
 
@@ -196,7 +202,8 @@ function render() {
   renderEditor();
   renderTimeline(list);
   renderPolicy(diff);
-  renderDiff($('diff'), diff, selected ? `turn ${selected.n}` : '', ui.policy);
+  renderDiff($('diff'), diff, selected ? `turn ${selected.n}` : '', ui.policy, read);
+  ui.selectedN = selected?.n ?? null;
   $('target').textContent = selected ? `Rewind to before turn ${selected.n}: “${selected.text}”` : 'Select a prompt to preview a rewind to before it.';
   renderButtons(selected, diff);
 }
@@ -218,7 +225,7 @@ function select(/** @type {string} */ messageId) {
 }
 
 /** Run an action that changes the store: errors to the status line, then flush and redraw. */
-async function act(/** @type {string} */ what, /** @type {() => string | Promise<string>} */ f) {
+async function act(/** @type {string} */ what, /** @type {() => string | Told | Promise<string>} */ f) {
   if (ui.busy) return;
   ui.busy = true;
   render();
@@ -240,12 +247,16 @@ const onBranch = () => engine.activeBranch(ui.session).messages.filter((m) => m.
 const WRITES_FILES = new Set(['code', 'both']);
 const UNDO_HINT = 'Undo last rewind puts the files back.';
 
-/** @type {Record<string, (id: string, policy: Policy) => string>} */
+const read = (/** @type {string} */ path) => workspace.readText(path);
+
+/** @type {Record<string, (id: string, policy: Policy) => string | Told>} */
 const ACTIONS = {
   code: (id, policy) => {
     const out = engine.applyFileRewind(ui.session, { since: id, policy });
     const told = filesTold(out);
-    return out.applied ? `Rewound code (${policy}): ${told}. ${UNDO_HINT}` : `Nothing written: ${out.cause ?? 'the rewind is blocked'}${told ? `; ${told}` : ''}.`;
+    if (!out.applied) return `Nothing written: ${out.cause ?? 'the rewind is blocked'}${told ? `; ${told}` : ''}.`;
+    const warning = skippedTold(out, read, (p) => `To undo the agent's change in it too, rewind turn ${ui.selectedN}'s code again with Force (your edit is overwritten), or edit ${p}`);
+    return { text: `Rewound code (${policy}): ${told}. ${UNDO_HINT}`, warning };
   },
   conversation: (id) => {
     const out = engine.rewindConversation(ui.session, { to: id });
@@ -259,7 +270,8 @@ const ACTIONS = {
     const conversation = out.rewound ? `conversation rewound (${count(left, 'turn')} left it)` : `conversation not rewound (${out.evaluation.reason})`;
     const told = filesTold(out);
     const code = out.applied ? `code (${policy}): ${told || 'no file written'}` : `no file written: ${out.cause ?? 'blocked'}${told ? `; ${told}` : ''}`;
-    return `Rewound: ${conversation}; ${code}.${out.applied ? ` ${UNDO_HINT}` : ''}`;
+    const warning = out.applied ? skippedTold(out, read, (p) => `To undo the agent's change in it too, Undo last rewind and rewind both with Force instead (your edit is overwritten), or edit ${p}`) : '';
+    return { text: `Rewound: ${conversation}; ${code}.${out.applied ? ` ${UNDO_HINT}` : ''}`, warning };
   },
   fork: (id) => {
     const out = engine.fork(ui.session, { at: id });

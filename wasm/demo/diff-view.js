@@ -3,7 +3,7 @@
 // what the chosen policy does to each (plan.js). A conflict (a file the person changed after the
 // agent) is drawn in its own colour with the person's change beside the agent's change being
 // undone, and what the chosen policy writes there (or, before a choice, what each one would).
-import { count, fate } from './plan.js';
+import { count, danglingImports, deletedBy, fate } from './plan.js';
 
 /** @typedef {import('./plan.js').RewindDiff} RewindDiff */
 /** @typedef {import('./plan.js').FileDiff} FileDiff */
@@ -44,8 +44,8 @@ function hunks(/** @type {DiffHunk[]} */ list) {
 /** What the person's own change becomes under each policy (the heading over it). */
 const PERSON = { merge: 'Your change (kept by merge)', skip: 'Your change (kept: skip leaves the file)', force: 'Your change (overwritten by force)', block: 'Your change' };
 
-/** @param {FileDiff} f @param {Policy | null} policy */
-function fileDiff(f, policy) {
+/** @param {FileDiff} f @param {Policy | null} policy @param {string[]} dangling what it would still import that the rewind deletes */
+function fileDiff(f, policy, dangling) {
   const conflict = !f.safe;
   const told = fate(f, policy);
   const head = el('div', { class: 'head' },
@@ -74,6 +74,10 @@ function fileDiff(f, policy) {
   if (merge) box.append(el('h3', {}, policy ? 'Merge writes' : 'Merge would write'), hunks(f.mergeHunks ?? []));
   if (force) box.append(el('h3', {}, policy ? 'Force writes' : 'Force would write'), hunks(f.hunks));
   if (policy === 'skip') box.append(el('h3', {}, 'Skip writes nothing here'));
+  if (told.fate === 'skipped' && dangling.length) {
+    box.append(el('div', { class: 'note warn', 'data-testid': 'kept-warning' },
+      `Left as it is, ${f.path} still imports ${dangling.join(', ')}, which this rewind deletes: choose Force, or edit it after.`));
+  }
   return box;
 }
 
@@ -84,8 +88,9 @@ function fileDiff(f, policy) {
  * @param {RewindDiff | null} diff
  * @param {string} label
  * @param {Policy | null} policy
+ * @param {(path: string) => string | null} read  a file's text now (null: none)
  */
-export function renderDiff(root, diff, label, policy) {
+export function renderDiff(root, diff, label, policy, read) {
   root.replaceChildren();
   if (diff === null) {
     root.append(el('div', { class: 'empty' }, 'Select a prompt in the timeline to see what rewinding to before it would write.'));
@@ -101,5 +106,8 @@ export function renderDiff(root, diff, label, policy) {
     diff.unchangedFiles.length ? ` · ${diff.unchangedFiles.length} already as restored` : ''));
   if (diff.files.length === 0) root.append(el('div', { class: 'empty' }, 'Nothing to restore: the files already hold what they held then.'));
   // Conflicts first: they are what the person has to look at.
-  for (const f of [...diff.files].sort((a, b) => Number(a.safe) - Number(b.safe))) root.append(fileDiff(f, policy));
+  const gone = deletedBy(diff);
+  for (const f of [...diff.files].sort((a, b) => Number(a.safe) - Number(b.safe))) {
+    root.append(fileDiff(f, policy, f.safe ? [] : danglingImports(f.path, read(f.path), gone)));
+  }
 }

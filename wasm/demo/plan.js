@@ -58,14 +58,20 @@ function choices(f) {
 export const POLICY_NAME = { merge: 'Merge', skip: 'Skip', force: 'Force', block: 'Restore' };
 
 /**
- * One line per policy choice: what it does to each conflicting file, and to the rest.
+ * One line per policy choice: what it does to each conflicting file, and to the rest. `read` is a
+ * file's text now (null: none), for what a file left as it is would still import.
  * @param {RewindDiff} diff
  * @param {Policy} policy
+ * @param {(path: string) => string | null} read
  */
-export function describePolicy(diff, policy) {
+export function describePolicy(diff, policy, read) {
   const unsafe = diff.files.filter((f) => !f.safe);
   const safe = diff.files.length - unsafe.length;
-  const each = unsafe.map((f) => `${f.path} ${fate(f, policy).text}`);
+  const gone = deletedBy(diff);
+  const each = unsafe.map((f) => {
+    const left = fate(f, policy).fate === 'skipped' ? danglingImports(f.path, read(f.path), gone) : [];
+    return `${f.path} ${fate(f, policy).text}${left.length ? ` (it would still import ${left.join(', ')}, which this rewind deletes)` : ''}`;
+  });
   const rest = safe === 0 ? 'no other file to restore' : `${count(safe, 'other file')} restored as shown`;
   return `${each.join('; ')}; ${rest}.`;
 }
@@ -91,6 +97,66 @@ export function filesTold(out) {
     const [first, ...more] = what.split(' (');
     return `${first} ${paths.join(', ')}${more.length ? ` (${more.join(' (')}` : ''}`;
   }).join('; ');
+}
+
+/** The paths a preview's rewind deletes (`diff`) or an outcome's deleted (`restoredFiles`). */
+export function deletedBy(/** @type {RewindDiff | ApplyOutcome} */ x) {
+  const files = 'files' in x ? x.files.filter((f) => f.safe) : x.restoredFiles;
+  return new Set(files.filter((f) => f.action === 'delete').map((f) => f.path));
+}
+
+// A relative module specifier after `from`, `import`, `import(` or `require(`: a plain look, not a
+// parser, enough for the JS files of a project like the demo's.
+const IMPORT = /(?:\bfrom|\bimport|\brequire)\s*\(?\s*['"](\.{1,2}\/[^'"\n]+)['"]/g;
+
+/**
+ * The relative imports of JS file `path` (its `text`) that name a path in `gone`, as written
+ * ("./welcome.js"); a specifier without an extension also matches `.js`, `.mjs`, `.ts`, `/index.js`.
+ * @param {string} path
+ * @param {string | null} text
+ * @param {Set<string>} gone
+ * @returns {string[]}
+ */
+export function danglingImports(path, text, gone) {
+  if (text === null || !/\.(?:[cm]?[jt]sx?)$/.test(path)) return [];
+  const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
+  const found = new Set();
+  for (const [, spec] of text.matchAll(IMPORT)) {
+    const to = resolve(dir, spec);
+    const tries = /\.[^/]+$/.test(to) ? [to] : [to, ...['.js', '.mjs', '.ts', '/index.js'].map((x) => to + x)];
+    if (tries.some((t) => gone.has(t))) found.add(spec);
+  }
+  return [...found];
+}
+
+/** `spec` ("./x.js", "../y") from directory `dir` ("src"), as a workspace path; "" above the root. */
+function resolve(/** @type {string} */ dir, /** @type {string} */ spec) {
+  const parts = dir ? dir.split('/') : [];
+  for (const seg of spec.split('/')) {
+    if (seg === '..') {
+      if (parts.length === 0) return '';
+      parts.pop();
+    } else if (seg !== '.' && seg !== '') parts.push(seg);
+  }
+  return parts.join('/');
+}
+
+/**
+ * What each skipped file of outcome `out` means now, a sentence each, with what to do next
+ * (`next`, said of the file): it was left as it is, with what it still imports that the rewind
+ * deleted, or, when nothing is seen, that it may still refer to what the rewind restored or deleted.
+ * @param {ApplyOutcome} out
+ * @param {(path: string) => string | null} read
+ * @param {(path: string) => string} next
+ */
+export function skippedTold(out, read, next) {
+  const gone = deletedBy(out);
+  return out.skippedFiles.map((p) => {
+    const left = danglingImports(p, read(p), gone);
+    const why = left.length ? `it still imports ${left.join(', ')}, which the rewind deleted`
+      : 'it may still refer to files the rewind restored or deleted';
+    return `${p} was left as it is (your edit and the agent's change both stay): ${why}. ${next(p)}.`;
+  }).join(' ');
 }
 
 /** "1 file", "2 files". */

@@ -68,6 +68,18 @@ export function serve(routes, { port = 0, host = '127.0.0.1' } = {}) {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const wasm = path.resolve(fileURLToPath(import.meta.url), '../..');
   const port = Number(process.argv[2] ?? process.env.PORT ?? 8080);
-  const { url } = await serve({ '/': wasm }, { port });
-  console.log(`rewind web IDE demo: ${url}/demo/  (serving ${wasm}; Ctrl-C stops)`);
+  try {
+    const { url } = await serve({ '/': wasm }, { port });
+    console.log(`rewind web IDE demo: ${url}/demo/  (serving ${wasm}; Ctrl-C stops)`);
+  } catch (e) {
+    // One line with the way out, not a stack (scripts/demo-web checks the port first, but
+    // something can take it in between).
+    const code = /** @type {{ code?: string }} */ (e).code;
+    const next = `choose another with scripts/demo-web ${port + 1} or PORT=${port + 1} scripts/demo-web`;
+    const why = code === 'EADDRINUSE' ? 'is already in use (another server, or a demo-web still running)'
+      : code === 'EACCES' ? 'is not open to this user (ports below 1024 need privileges)'
+        : `cannot be listened on (${code ?? e})`;
+    console.error(`demo-web: port ${port} on 127.0.0.1 ${why}: ${next}`);
+    process.exit(1);
+  }
 }

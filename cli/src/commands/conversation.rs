@@ -10,6 +10,8 @@ use rewind_core::id::SessionId;
 pub(super) struct Args {
     #[command(flatten)]
     session: SessionArg,
+    // `--since`: the file rewinds' old spelling of `--to`, taken by every rewind alike.
+    #[arg(alias = "since")]
     /// The prompt to go back to: an id or prefix, or #N, @, @-1 (an assistant message maps to its
     /// prompt).
     #[arg(long, value_name = "TARGET")]

@@ -176,14 +176,42 @@ fn read_file(path: &Path) -> Result<Vec<u8>, String> {
 
 /// The file as it is now in the workspace (the default after-state); `gone` says what to pass
 /// when the tool removed it.
-fn on_disk(engine: &mut NativeEngine, path: &str, gone: &str) -> Result<Vec<u8>, CliError> {
+/// `workspace` (for `--path`): a path that names a file from the current directory is hinted.
+fn on_disk(
+    engine: &mut NativeEngine,
+    workspace: Option<&Path>,
+    path: &str,
+    gone: &str,
+) -> Result<Vec<u8>, CliError> {
     let p =
         WorkPath::parse(path).map_err(|e| CliError::new(ErrorKind::InvalidPath, e.to_string()))?;
     let now = engine
         .workspace_mut()
         .read(&p)
         .map_err(|e| CliError::from_engine(e.error_kind(), e))?;
-    now.ok_or_else(|| invalid(format!("{p} does not exist; {gone} if the tool removed it")))
+    now.ok_or_else(
+        || match workspace.and_then(|w| Some((w, from_here(w, path)?))) {
+            Some((w, meant)) => invalid(format!(
+                "{p} does not exist in the workspace (paths are relative to its root, {}): from \
+             here that file is {meant}; pass --path {meant}",
+                w.display()
+            )),
+            None => invalid(format!("{p} does not exist; {gone} if the tool removed it")),
+        },
+    )
+}
+
+/// `path` read from the current directory, as the workspace-relative path of a file that exists
+/// there (`src/util.py` for `util.py` run in `src/`); `None` at the root or outside.
+fn from_here(workspace: &Path, path: &str) -> Option<String> {
+    let root = std::fs::canonicalize(workspace).ok()?;
+    let here = std::fs::canonicalize(std::env::current_dir().ok()?).ok()?;
+    let dir = here.strip_prefix(&root).ok()?;
+    if dir.as_os_str().is_empty() || !here.join(path).is_file() {
+        return None;
+    }
+    let meant = dir.join(path);
+    WorkPath::parse(meant.to_str()?).ok().map(|w| w.to_string())
 }
 
 /// The document on stdin, bounded.
@@ -275,7 +303,7 @@ fn from_disk(
 ) -> Result<(), CliError> {
     for i in which {
         let c = &mut changes[i];
-        let now = on_disk(engine, &c.path, "give \"after\": null")
+        let now = on_disk(engine, None, &c.path, "give \"after\": null")
             .map_err(|e| e.context(&format!("files[{i}]")))?;
         c.after = Some(now);
     }
@@ -306,7 +334,12 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
             let after = match (&a.after_file, a.deleted) {
                 (Some(f), _) => Some(read(f)?),
                 (None, true) => None,
-                (None, false) => Some(on_disk(&mut engine, &path, "pass --deleted")?),
+                (None, false) => Some(on_disk(
+                    &mut engine,
+                    Some(&ctx.workspace),
+                    &path,
+                    "pass --deleted",
+                )?),
             };
             let before_mode = match (a.before_mode, &a.before_file) {
                 (Some(m), _) => Some(m),

@@ -137,16 +137,25 @@ fn verdict(style: &Style, p: &Preview, retry: Retry<'_>) -> String {
     let stuck: Vec<&UnsafeFile> = p.unsafe_files.iter().filter(|f| !f.mergeable).collect();
     let forceable: Vec<&UnsafeFile> = p.unsafe_files.iter().filter(|f| f.forceable).collect();
     let mut ways = Vec::new();
-    if !mergeable.is_empty() {
-        let left = if stuck.is_empty() {
-            String::new()
-        } else {
-            format!(" ({} cannot merge and stays as it is)", names(&stuck))
-        };
+    // The engine refuses a merge (a force) whole while one conflict cannot merge (be forced):
+    // only a policy that every conflict takes is offered for the whole rewind.
+    if !mergeable.is_empty() && stuck.is_empty() {
         ways.push(format!(
-            "{} keeps your edits in {} and still undoes the agent's{left}",
+            "{} keeps your edits in {} and still undoes the agent's",
             style.hint(format!("{cmd} --policy merge")),
             names(&mergeable)
+        ));
+    } else if !mergeable.is_empty() && !cmd.contains(" --path ") {
+        let paths: String = mergeable
+            .iter()
+            .map(|f| format!(" --path {}", shell_word(f.path.as_str())))
+            .collect();
+        ways.push(format!(
+            "{} merges only {} (your edits kept, the agent's undone): a merge of the whole \
+             rewind is refused while {} cannot merge",
+            style.hint(format!("{cmd}{paths} --policy merge")),
+            names(&mergeable),
+            names(&stuck)
         ));
     }
     if !p.safe_files.is_empty() {
@@ -156,7 +165,7 @@ fn verdict(style: &Style, p: &Preview, retry: Retry<'_>) -> String {
             count(p.safe_files.len(), "file")
         ));
     }
-    if !forceable.is_empty() {
+    if !forceable.is_empty() && forceable.len() == p.unsafe_files.len() {
         ways.push(format!(
             "{} overwrites {} (journaled: `rewind undo` brings {} back)",
             style.hint(format!("{cmd} --policy force")),
@@ -289,6 +298,7 @@ fn outcome_then(
             visible(s.as_str())
         );
     }
+    t.push_str(&skipped_meaning(style, out, retry));
     let undo = match &out.operation_id {
         Some(_) if redo => format!("; take it back with {}", style.hint("rewind redo")),
         Some(op) => format!(
@@ -309,4 +319,34 @@ fn outcome_then(
         count(out.restored_files.len(), "file"),
     );
     t
+}
+
+/// What a skipped file means now, and (after a file rewind) what restores it too: it was left
+/// as it is, so it may still refer to what the rewind restored or deleted.
+fn skipped_meaning(style: &Style, out: &ApplyOutcome, retry: Retry<'_>) -> String {
+    let n = out.skipped_files.len();
+    if n == 0 {
+        return String::new();
+    }
+    let (left, them, they) = match n {
+        1 => ("left as it was", "it", "it"),
+        _ => ("left as they were", "them", "they"),
+    };
+    let force = retry
+        .filter(|cmd| cmd.starts_with("rewind apply "))
+        .map(|cmd| {
+            let cmd = style.hint(format!("{cmd} --policy force"));
+            format!("; {cmd} restores {them} too (journaled)")
+        })
+        .unwrap_or_default();
+    format!(
+        "  {}\n",
+        style.paint(
+            Role::Dim,
+            format!(
+                "skipped: {left}, your later edits and the agent's change in {them} stay, and \
+                 {they} may still refer to files this rewind restored or deleted{force}"
+            )
+        )
+    )
 }

@@ -143,8 +143,10 @@ test('the web IDE: agent, edit, preview with the conflict, rewind with merge, re
 
 // A conflict merge cannot resolve (the person edited the very line the agent's undone change is
 // on), in an 800 px window: the page says so before (no promise of a merge), offers only skip and
-// force with what each does to src/app.js, and after says what it wrote, naming src/app.js.
-test('the web IDE at 800 px: a conflict that cannot be merged, the policy choice, undo, force', async () => {
+// force with what each does to src/app.js, and after says what it wrote, naming src/app.js, and
+// what a skipped src/app.js still imports that the rewind deleted; then force, and a both with
+// skip undone whole.
+test('the web IDE at 800 px: a conflict that cannot be merged, the policy choice, skip, undo, force, both', async () => {
   const { page, errors } = await newPage(chrome.browser, `${chrome.url}/demo/?step=5&store=nomerge`);
   await page.setViewportSize({ width: 800, height: 900 });
   await ready(page);
@@ -175,7 +177,7 @@ test('the web IDE at 800 px: a conflict that cannot be merged, the policy choice
   assert.doesNotMatch((await page.textContent('[data-testid="diff"]')).replaceAll('cannot be merged', ''), /merge/i);
   assert.deepEqual(await policyChoices(page), ['skip', 'force']);
   const choice = (p) => page.textContent(`[data-testid="policy-choice"][data-policy="${p}"]`);
-  assert.match(await choice('skip'), /src\/app\.js skipped: left as it is now.*4 other files restored as shown/);
+  assert.match(await choice('skip'), /src\/app\.js skipped: left as it is now.*\(it would still import \.\/welcome\.js, which this rewind deletes\); 4 other files restored as shown/);
   assert.match(await choice('force'), /src\/app\.js restored as it was before the turn: your change is overwritten/);
 
   // Until the person chooses, the rewinds that write files are disabled, look it, and say why.
@@ -203,14 +205,22 @@ test('the web IDE at 800 px: a conflict that cannot be merged, the policy choice
   await page.check('[data-testid="policy-skip"]');
   assert.equal(await conflict.getAttribute('data-fate'), 'skipped');
   assert.match(await conflict.locator('[data-testid="fate"]').textContent(), /left as it is now/);
+  // Skip leaves src/app.js importing ./welcome.js, which this rewind deletes: the preview says so there.
+  assert.equal(await conflict.locator('[data-testid="kept-warning"]').textContent(),
+    'Left as it is, src/app.js still imports ./welcome.js, which this rewind deletes: choose Force, or edit it after.');
   assert.equal(await page.isDisabled('[data-testid="rewind-code"]'), false);
 
   // After skip: every file named, src/app.js as skipped, and it holds what the person left.
   await page.click('[data-testid="rewind-code"]');
   await page.waitForFunction(() => /^Rewound code/.test(document.querySelector('[data-testid="status"]').textContent));
   await saved(page);
+  // ... and what that means: it still imports the file the rewind deleted, and what to do next.
+  const skipWarning = "src/app.js was left as it is (your edit and the agent's change both stay): "
+    + 'it still imports ./welcome.js, which the rewind deleted.';
   assert.equal(await $text(page, 'status'), 'Rewound code (skip): skipped src/app.js (left as it was); '
-    + 'restored notes.txt, src/greet.js; deleted docs/usage.md, src/welcome.js. Undo last rewind puts the files back.');
+    + 'restored notes.txt, src/greet.js; deleted docs/usage.md, src/welcome.js. Undo last rewind puts the files back. '
+    + `${skipWarning} To undo the agent's change in it too, rewind turn 2's code again with Force (your edit is overwritten), or edit src/app.js.`);
+  assert.equal(await page.isVisible('[data-testid="status-warning"]'), true);
   assert.equal(await page.inputValue('[data-testid="editor"]'), mine);
   assert.deepEqual(await states(page), ['current', 'rewound', 'rewound']);
   assert.match(await page.textContent('[data-testid="turn"][data-turn="3"] [data-testid="turn-state"]'), /code rewound: 3 of its 4 file changes undone/);
@@ -218,6 +228,7 @@ test('the web IDE at 800 px: a conflict that cannot be merged, the policy choice
   // Undo: the status says what the undo did to each file (notes.txt is deleted again, not "back").
   await page.click('[data-testid="undo"]');
   await page.waitForFunction(() => /^Undid/.test(document.querySelector('[data-testid="status"]').textContent));
+  await saved(page);
   assert.equal(await $text(page, 'status'), 'Undid the last rewind: '
     + 'restored docs/usage.md, src/welcome.js; deleted notes.txt, src/greet.js.');
   assert.deepEqual(await states(page), ['current', 'current', 'current']);
@@ -244,5 +255,37 @@ test('the web IDE at 800 px: a conflict that cannot be merged, the policy choice
   const forced = await page.inputValue('[data-testid="editor"]');
   assert.match(forced, /import \{ greet, farewell \} from '\.\/greet\.js';\n/);
   assert.doesNotMatch(forced, /mine/);
+  assert.equal(await page.isVisible('[data-testid="status-warning"]'), false, 'nothing skipped: no warning');
+
+  // Undo the force (the person's line is back), then rewind both with skip: the conversation
+  // rewinds, src/app.js is named as skipped with what it still imports, and the way out is an undo.
+  await page.click('[data-testid="undo"]');
+  await page.waitForFunction(() => /^Undid/.test(document.querySelector('[data-testid="status"]').textContent));
+  await saved(page);
+  assert.equal(await page.inputValue('[data-testid="editor"]'), mine);
+  // Turn 2 is still the one previewed: the conflict is back, and the choice asked again.
+  assert.match(await page.getAttribute('[data-testid="turn"][data-turn="2"]', 'class'), /selected/);
+  await conflict.waitFor();
+  assert.deepEqual(await policyChoices(page), ['skip', 'force']);
+  assert.equal(await page.isChecked('[data-testid="policy-force"]'), false);
+  await page.check('[data-testid="policy-skip"]');
+  await page.click('[data-testid="rewind-both"]');
+  await page.waitForFunction(() => /^Rewound: conversation rewound/.test(document.querySelector('[data-testid="status"]').textContent));
+  await saved(page);
+  assert.equal(await $text(page, 'status'), 'Rewound: conversation rewound (2 turns left it); code (skip): skipped src/app.js (left as it was); '
+    + 'restored notes.txt, src/greet.js; deleted docs/usage.md, src/welcome.js. Undo last rewind puts the files back. '
+    + `${skipWarning} To undo the agent's change in it too, Undo last rewind and rewind both with Force instead (your edit is overwritten), or edit src/app.js.`);
+  assert.deepEqual(await states(page), ['current', 'rewound', 'rewound']);
+  assert.equal(await page.inputValue('[data-testid="editor"]'), mine);
+
+  // Undo of that both, whole: the files and the two turns are back, every turn listed as current.
+  await page.click('[data-testid="undo"]');
+  await page.waitForFunction(() => /^Undid/.test(document.querySelector('[data-testid="status"]').textContent));
+  await saved(page);
+  assert.equal(await $text(page, 'status'), 'Undid the last rewind: '
+    + 'restored docs/usage.md, src/welcome.js; deleted notes.txt, src/greet.js. The conversation is back: 2 turns returned to it.');
+  assert.deepEqual(await states(page), ['current', 'current', 'current']);
+  assert.equal(await page.$$eval('[data-testid="turn"][data-on-branch="true"]', (ls) => ls.length), 3);
+  assert.deepEqual(await tree(page), ['docs/usage.md', 'src/app.js', 'src/math.js', 'src/welcome.js']);
   assert.deepEqual(errors, []);
 });

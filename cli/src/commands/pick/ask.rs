@@ -191,27 +191,37 @@ pub(super) fn choose_scope(
         .and_then(|i| choices[i].1))
 }
 
-/// Offered only when it would help: merge if some unsafe file merges, force if some can be forced.
+/// Offered only when it would write: the engine refuses a `merge` (a `force`) whole unless every
+/// conflicting file merges (can be forced), so each is offered only then; `skip` always writes.
 pub(super) fn choose_policy(asker: &Asker, p: &Preview) -> Result<Option<Policy>, CliError> {
-    let mut choices: Vec<(&str, Option<Policy>)> = Vec::new();
-    if p.unsafe_files.iter().any(|f| f.mergeable) {
+    let mut choices: Vec<(String, Option<Policy>)> = Vec::new();
+    if p.unsafe_files.iter().all(|f| f.mergeable) {
         choices.push((
-            "Merge: undo the agent's changes, keep the later edits",
+            "Merge: undo the agent's changes, keep the later edits".to_owned(),
             Some(Policy::Merge),
         ));
     }
+    let files: Vec<&UnsafeFile> = p.unsafe_files.iter().collect();
+    let (names, as_they) = (
+        super::super::verdict::names(&files),
+        if files.len() == 1 {
+            "as it is"
+        } else {
+            "as they are"
+        },
+    );
     choices.push((
-        "Skip: restore the other files, leave these as they are",
+        format!("Skip: restore the other files, leave {names} {as_they}"),
         Some(Policy::Skip),
     ));
-    if p.unsafe_files.iter().any(|f| f.forceable) {
+    if p.unsafe_files.iter().all(|f| f.forceable) {
         choices.push((
-            "Force: overwrite the later edits too (undoable)",
+            "Force: overwrite the later edits too (undoable)".to_owned(),
             Some(Policy::Force),
         ));
     }
-    choices.push(("Cancel", None));
-    let items: Vec<String> = choices.iter().map(|(t, _)| (*t).to_owned()).collect();
+    choices.push(("Cancel".to_owned(), None));
+    let items: Vec<String> = choices.iter().map(|(t, _)| t.clone()).collect();
     let prompt = policy_question(p);
     Ok(asker
         .select(&prompt, &items, items.len(), true)?

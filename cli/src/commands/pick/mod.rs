@@ -52,7 +52,7 @@ pub(super) struct Args {
     session: SessionArg,
     /// The prompt to go back to: `#N` / `N` (its number in the list), or its message or turn id
     /// (a unique prefix of a listed one will do).
-    #[arg(long = "to", alias = "turn", value_name = "TARGET")]
+    #[arg(long = "to", aliases = ["turn", "since"], value_name = "TARGET")]
     turn: Option<String>,
     /// What to restore.
     #[arg(long, value_enum)]
