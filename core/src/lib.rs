@@ -106,6 +106,7 @@ pub mod patch;
 pub mod path;
 pub mod ports;
 pub mod record;
+pub mod refs;
 pub mod recover;
 pub mod replay;
 pub mod resume;

@@ -7,6 +7,7 @@
 
 mod access;
 mod args;
+mod targets;
 #[cfg(test)]
 mod tests;
 
@@ -163,13 +164,16 @@ fn gc<S: StoreWrite, W: Workspace>(e: &mut Engine<S, W>, a: &mut Args) -> Result
 }
 
 /// Run one method. `params` is the JSON array of the JS method's arguments (`null` for none).
-/// Every argument is read and checked before the verb runs, so a refused call changed nothing.
+/// Every argument is read and checked before the verb runs, so a refused call changed nothing;
+/// ids in it may be typed as people type them (`#N`, `@`, `@-N`, unique prefixes: see
+/// [`rewind_core::refs`]).
 pub fn call<S: StoreWrite, W: Workspace>(
     engine: &mut Engine<S, W>,
     method: &str,
-    params: Value,
+    mut params: Value,
 ) -> Result<Value, RpcError> {
     let (method, shape) = known(method)?;
+    targets::resolve(engine.store(), method, shape, &mut params)?;
     let mut a = Args::new(method, params, shape.arity())?;
     let e = engine;
     match method {
