@@ -1,7 +1,6 @@
 //! The line diff of a file rewind: what a UI shows before the person applies it.
 
 use super::{Engine, Inner, Result};
-use crate::convert::options;
 use rewind_core::files::TargetOptions;
 use wasm_bindgen::prelude::*;
 

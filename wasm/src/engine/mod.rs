@@ -1,7 +1,7 @@
 //! The `Engine` class: one method per verb, named and shaped like the JSON dispatcher
 //! (`tests/src/call.rs`) and the CLI's `--json`.
 
-use crate::convert::{options, string, to_js};
+use crate::convert::{options, to_js};
 use crate::error::JsErr;
 use crate::host::{
     CryptoIds, EmittingStore, JsClock, JsStore, JsWorkspace, STORE_METHODS, StoreHost, Thrown,
@@ -10,7 +10,6 @@ use crate::host::{
 use js_sys::Function;
 use rewind_core::Coded;
 use rewind_core::files::{ApplyOptions, TargetOptions};
-use rewind_core::id::SessionId;
 use rewind_core::mem::MemStore;
 use rewind_core::{ErrorKind, conversation};
 use wasm_bindgen::prelude::*;

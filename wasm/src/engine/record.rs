@@ -2,7 +2,7 @@
 //! and turn completion. Each call is one committed batch.
 
 use super::{Engine, Inner, Result, get};
-use crate::convert::{self, options};
+use crate::convert;
 use crate::error::JsErr;
 use rewind_core::record::FileEdit;
 use wasm_bindgen::prelude::*;

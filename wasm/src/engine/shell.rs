@@ -3,7 +3,6 @@
 //! (`shell`) or the person's (`external`), as its `attribution` says.
 
 use super::{Engine, Inner, Result};
-use crate::convert::options;
 use crate::error::JsErr;
 use rewind_core::{ErrorKind, shell};
 use wasm_bindgen::prelude::*;
