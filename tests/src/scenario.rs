@@ -125,7 +125,9 @@ fn variable(s: &str, vars: &BTreeMap<String, Value>) -> Result<Value, String> {
         return Ok(value);
     };
     let text = value.as_str().ok_or_else(|| format!("{s}: not a string"))?;
-    let (from, to) = slice.split_once(':').ok_or_else(|| format!("{s}: write [from:to]"))?;
+    let (from, to) = slice
+        .split_once(':')
+        .ok_or_else(|| format!("{s}: write [from:to]"))?;
     let bound = |n: &str, default: usize| -> Result<usize, String> {
         match n {
             "" => Ok(default),

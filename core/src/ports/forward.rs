@@ -157,4 +157,3 @@ pub fn probe_added_bytes(body: &str) -> u64 {
     }
     serde_json::from_str::<Probe>(body).map_or(0, |p| p.added_bytes)
 }
-

@@ -206,7 +206,9 @@ pub fn turn_or_message(
         }
     }
     match all.len() {
-        0 => Err(Error::NoTurnOrMessage { typed: t.to_owned() }),
+        0 => Err(Error::NoTurnOrMessage {
+            typed: t.to_owned(),
+        }),
         1 => Ok(all.remove(0)),
         _ => Err(Error::ambiguous("turn and message", typed, all)),
     }

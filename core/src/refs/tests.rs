@@ -21,16 +21,31 @@ fn session(n: usize) -> (MemEngine, SessionId, Vec<(TurnId, MessageId)>) {
         TickClock::default(),
         SeqIds::default(),
     );
-    let s = e.create_session(SessionOptions::default()).expect("session").id;
-    let turns = (0..n).map(|i| prompt(&mut e, &s, &format!("p{i}"))).collect();
+    let s = e
+        .create_session(SessionOptions::default())
+        .expect("session")
+        .id;
+    let turns = (0..n)
+        .map(|i| prompt(&mut e, &s, &format!("p{i}")))
+        .collect();
     (e, s, turns)
 }
 
 fn prompt(e: &mut MemEngine, s: &SessionId, text: &str) -> (TurnId, MessageId) {
     let p = e
-        .record_prompt(s, PromptOptions { text: text.into(), payload: None })
+        .record_prompt(
+            s,
+            PromptOptions {
+                text: text.into(),
+                payload: None,
+            },
+        )
         .expect("prompt");
-    let done = CompleteTurnOptions { turn_id: p.turn_id.clone(), failed: false, round_count: None };
+    let done = CompleteTurnOptions {
+        turn_id: p.turn_id.clone(),
+        failed: false,
+        round_count: None,
+    };
     e.complete_turn(s, done).expect("complete");
     (p.turn_id, p.message_id)
 }
@@ -53,9 +68,19 @@ fn positions_count_the_active_branch_from_either_end() {
         err.to_string(),
         "the session has no turn `#9` on its active branch: it has 3 turns, #1 to #3 (@ is #3)"
     );
-    assert!(at(&e, &s, "@-3").unwrap_err().to_string().contains("it has 3 turns"));
+    assert!(
+        at(&e, &s, "@-3")
+            .unwrap_err()
+            .to_string()
+            .contains("it has 3 turns")
+    );
     let (e0, s0, _) = session(0);
-    assert!(at(&e0, &s0, "@").unwrap_err().to_string().ends_with("it has no turns yet"));
+    assert!(
+        at(&e0, &s0, "@")
+            .unwrap_err()
+            .to_string()
+            .ends_with("it has no turns yet")
+    );
 }
 
 #[test]
@@ -72,23 +97,42 @@ fn after_a_conversation_rewind_the_numbers_follow_the_new_branch() {
     assert_eq!(at(&e, &s, "#3").unwrap(), n2.0);
     assert_eq!(at(&e, &s, "@-2").unwrap(), t[0].0);
     assert_eq!(at(&e, &s, "@-1").unwrap(), n1.0);
-    assert!(at(&e, &s, "#4").unwrap_err().to_string().contains("it has 3 turns"));
+    assert!(
+        at(&e, &s, "#4")
+            .unwrap_err()
+            .to_string()
+            .contains("it has 3 turns")
+    );
     // The turns the rewind cut away are still ids, but no longer positions.
-    assert_eq!(turn(e.store(), &s, t[2].0.as_str(), true).unwrap(), t[2].0.as_str());
+    assert_eq!(
+        turn(e.store(), &s, t[2].0.as_str(), true).unwrap(),
+        t[2].0.as_str()
+    );
 }
 
 #[test]
 fn a_fork_numbers_its_own_branch() {
     let (mut e, s, t) = session(3);
-    let opts = fork::Options { at: Some(t[1].1.clone()), ..fork::Options::default() };
+    let opts = fork::Options {
+        at: Some(t[1].1.clone()),
+        ..fork::Options::default()
+    };
     let child = e.fork(&s, opts).expect("fork").child_id;
     let first = at(&e, &child, "#1").unwrap();
     let last = at(&e, &child, "@").unwrap();
     assert_ne!(first, last, "the fork keeps two turns");
-    assert!(at(&e, &child, "#3").unwrap_err().to_string().contains("it has 2 turns"));
+    assert!(
+        at(&e, &child, "#3")
+            .unwrap_err()
+            .to_string()
+            .contains("it has 2 turns")
+    );
     assert_eq!(
         message(e.store(), &child, "@", false).unwrap(),
-        crate::load::turn(e.store(), &child, &last).unwrap().prompt_id.as_str()
+        crate::load::turn(e.store(), &child, &last)
+            .unwrap()
+            .prompt_id
+            .as_str()
     );
 }
 
@@ -102,17 +146,34 @@ fn prefixes_with_or_without_the_type_prefix_name_one_id() {
     // Ids are `msg_0001` …: `000` starts several.
     let err = message(e.store(), &s, "00", false).unwrap_err();
     assert_eq!(err.code(), ErrorKind::InvalidInput);
-    let Error::Ambiguous { candidates, more, .. } = &err else { panic!("{err}") };
+    let Error::Ambiguous {
+        candidates, more, ..
+    } = &err
+    else {
+        panic!("{err}")
+    };
     assert_eq!(candidates.len(), super::SHOWN);
     assert!(more);
     // A short prefix that matches is refused for a call that changes things.
     let short = &digits[..3];
-    assert!(matches!(message(e.store(), &s, short, true), Err(Error::TooShort { .. })));
+    assert!(matches!(
+        message(e.store(), &s, short, true),
+        Err(Error::TooShort { .. })
+    ));
     let none = message(e.store(), &s, "ffff", false).unwrap_err();
-    assert_eq!((none.code(), none.to_string()), (ErrorKind::NotFound, "no message id starts with `ffff`".into()));
+    assert_eq!(
+        (none.code(), none.to_string()),
+        (
+            ErrorKind::NotFound,
+            "no message id starts with `ffff`".into()
+        )
+    );
     let bad = message(e.store(), &s, "not-an-id", false).unwrap_err();
     assert!(matches!(bad, Error::Malformed { .. }), "{bad}");
-    assert!(matches!(Position::parse("#x"), Some(Err(Error::BadPosition { .. }))));
+    assert!(matches!(
+        Position::parse("#x"),
+        Some(Err(Error::BadPosition { .. }))
+    ));
 }
 
 #[test]
@@ -122,7 +183,10 @@ fn sessions_resolve_by_prefix_and_an_unknown_one_says_session() {
     assert_eq!(resolve_session(e.store(), digits, "resume").unwrap(), s);
     assert_eq!(resolve_session(e.store(), s.as_str(), "rewind").unwrap(), s);
     let err = resolve_session(e.store(), "ses_ffff", "rewind").unwrap_err();
-    assert_eq!((err.code(), err.to_string()), (ErrorKind::NotFound, "session ses_ffff was not found".into()));
+    assert_eq!(
+        (err.code(), err.to_string()),
+        (ErrorKind::NotFound, "session ses_ffff was not found".into())
+    );
     let err = resolve_session(e.store(), "ffff", "resume").unwrap_err();
     assert_eq!(err.to_string(), "no session id starts with `ffff`");
 }
@@ -154,5 +218,9 @@ fn options_of_every_verb_become_whole_ids() {
     let mut o = json!({ "since": "#9" });
     let err = resolve_options(e.store(), &s, "previewFileRewind", &mut o).unwrap_err();
     assert!(err.to_string().contains("it has 3 turns"), "{err}");
-    assert_eq!(o, json!({ "since": "#9" }), "a refused call changes nothing");
+    assert_eq!(
+        o,
+        json!({ "since": "#9" }),
+        "a refused call changes nothing"
+    );
 }

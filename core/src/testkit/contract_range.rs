@@ -207,11 +207,28 @@ macro_rules! store_range_contract {
                 let p = |t, who: Option<&SessionId>, pre: &str, n| {
                     s.ids_with_prefix(t, who, pre, n).expect("prefix")
                 };
-                assert_eq!(p(IdTable::Messages, Some(&a), "msg_a1", 9), ["msg_a1", "msg_a11", "msg_a13", "msg_a15", "msg_a17", "msg_a19"]);
-                assert_eq!(p(IdTable::Messages, Some(&a), "msg_a1", 2), ["msg_a1", "msg_a11"]);
-                assert!(p(IdTable::Messages, Some(&a), "msg_b", 9).is_empty(), "another session's ids never leak");
-                assert_eq!(p(IdTable::Turns, Some(&a), "trn_a", 9), ["trn_a1", "trn_a17", "trn_a9"]);
-                assert_eq!(p(IdTable::Checkpoints, Some(&a), "ckp_a1", 9), ["ckp_a10", "ckp_a16"]);
+                assert_eq!(
+                    p(IdTable::Messages, Some(&a), "msg_a1", 9),
+                    [
+                        "msg_a1", "msg_a11", "msg_a13", "msg_a15", "msg_a17", "msg_a19"
+                    ]
+                );
+                assert_eq!(
+                    p(IdTable::Messages, Some(&a), "msg_a1", 2),
+                    ["msg_a1", "msg_a11"]
+                );
+                assert!(
+                    p(IdTable::Messages, Some(&a), "msg_b", 9).is_empty(),
+                    "another session's ids never leak"
+                );
+                assert_eq!(
+                    p(IdTable::Turns, Some(&a), "trn_a", 9),
+                    ["trn_a1", "trn_a17", "trn_a9"]
+                );
+                assert_eq!(
+                    p(IdTable::Checkpoints, Some(&a), "ckp_a1", 9),
+                    ["ckp_a10", "ckp_a16"]
+                );
                 assert_eq!(p(IdTable::Sessions, None, "ses_", 9), ["ses_a", "ses_b"]);
                 assert!(p(IdTable::Operations, Some(&a), "op_", 9).is_empty());
             }

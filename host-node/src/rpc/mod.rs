@@ -170,11 +170,9 @@ fn gc<S: StoreWrite, W: Workspace>(e: &mut Engine<S, W>, a: &mut Args) -> Result
 pub fn call<S: StoreWrite, W: Workspace>(
     engine: &mut Engine<S, W>,
     method: &str,
-    mut params: Value,
+    params: Value,
 ) -> Result<Value, RpcError> {
-    let (method, shape) = known(method)?;
-    targets::resolve(engine.store(), method, shape, &mut params)?;
-    let mut a = Args::new(method, params, shape.arity())?;
+    let (method, mut a) = targets::args(engine.store(), method, params)?;
     let e = engine;
     match method {
         "createSession" => out(e.create_session(a.options()?)),

@@ -2,16 +2,28 @@
 //! `operationId`, …) accept what the CLI accepts (`#N`, `@`, `@-N`, unique prefixes) and
 //! become whole ids, through the core's one resolver (the wasm `Engine` runs the same one).
 
-use super::{Params, RpcError};
+use super::args::Args;
+use super::{Params, RpcError, known};
 use rewind_core::Coded;
 use rewind_core::ports::Store;
 use rewind_core::refs;
 use serde_json::Value;
 
+/// The arguments of a call to `method`, its targets resolved (see [`resolve`]).
+pub(super) fn args(
+    store: &dyn Store,
+    method: &str,
+    mut params: Value,
+) -> Result<(&'static str, Args), RpcError> {
+    let (method, shape) = known(method)?;
+    resolve(store, method, shape, &mut params)?;
+    Ok((method, Args::new(method, params, shape.arity())?))
+}
+
 /// Rewrite `params` of `method` (of shape `shape`) in place; a string that names nothing is a
 /// `not_found` naming what it is (a session, turn `#9`), an ambiguous prefix `invalid_input`
 /// with its candidates. Arguments of the wrong type are left for the method to refuse.
-pub(super) fn resolve(
+fn resolve(
     store: &dyn Store,
     method: &str,
     shape: Params,

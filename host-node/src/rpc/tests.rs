@@ -330,7 +330,11 @@ fn targets_are_typed_as_the_cli_takes_them_and_errors_name_the_thing() {
     let id = ok(&mut e, "createSession", json!([]))["id"].clone();
     let mut prompts = Vec::new();
     for n in 1..=3 {
-        let p = ok(&mut e, "recordPrompt", json!([id, { "text": format!("turn {n}") }]));
+        let p = ok(
+            &mut e,
+            "recordPrompt",
+            json!([id, { "text": format!("turn {n}") }]),
+        );
         ok(&mut e, "completeTurn", json!([id, { "turnId": "@" }]));
         prompts.push(p["messageId"].clone());
     }
@@ -339,7 +343,11 @@ fn targets_are_typed_as_the_cli_takes_them_and_errors_name_the_thing() {
     // The branch keeps turn 1 only now: `#2` is gone, `@` is turn 1.
     let err = call(&mut e, "rewindConversation", json!([id, { "to": "#2" }])).unwrap_err();
     assert_eq!(err.code, "not_found");
-    assert!(err.message.contains("it has 1 turn, #1 (also @)"), "{}", err.message);
+    assert!(
+        err.message.contains("it has 1 turn, #1 (also @)"),
+        "{}",
+        err.message
+    );
     // The session by a prefix, the prompt without `msg_`.
     let short = &id.as_str().expect("id")[..12];
     let bare = &prompts[0].as_str().expect("id")[4..];

@@ -3,11 +3,11 @@
 //! length of the session.
 
 use super::{SqliteStore, error, read};
-use rusqlite::OptionalExtension;
 use crate::store::{IdTable, PrefixScan};
 use rewind_core::HostError;
 use rewind_core::id::SessionId;
 use rewind_core::ports::{Row, SeqRange};
+use rusqlite::OptionalExtension;
 
 impl SqliteStore {
     /// Up to `limit` ids of `table` starting with `prefix`, sorted; within `session` for the
@@ -68,7 +68,11 @@ impl SqliteStore {
              ORDER BY seq, id LIMIT 1 OFFSET ?4"
         };
         let params = rusqlite::params![session.as_str(), from, to, n];
-        let run = || self.conn.prepare_cached(sql)?.query_row(params, read::to_row);
+        let run = || {
+            self.conn
+                .prepare_cached(sql)?
+                .query_row(params, read::to_row)
+        };
         run()
             .optional()
             .map_err(|e| error::host(&format!("cannot read a turn of session {session}"), e))

@@ -16,7 +16,8 @@ impl Engine {
         #[wasm_bindgen(unchecked_param_type = "TargetOptions")] opts: JsValue,
     ) -> Result<JsValue> {
         let s = self.session(&session, "diffFileRewind")?;
-        let o: TargetOptions = self.target_options(&s, "diffFileRewind", &opts, "diffFileRewind options")?;
+        let o: TargetOptions =
+            self.target_options(&s, "diffFileRewind", &opts, "diffFileRewind options")?;
         self.run(|i| with!(i, e => e.diff_file_rewind(&s, o)))
     }
 }

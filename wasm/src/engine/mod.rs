@@ -229,7 +229,8 @@ impl Engine {
         #[wasm_bindgen(unchecked_param_type = "TargetOptions")] opts: JsValue,
     ) -> Result<JsValue> {
         let s = self.session(&session, "previewFileRewind")?;
-        let o: TargetOptions = self.target_options(&s, "previewFileRewind", &opts, "previewFileRewind options")?;
+        let o: TargetOptions =
+            self.target_options(&s, "previewFileRewind", &opts, "previewFileRewind options")?;
         self.run(|i| with!(i, e => e.preview_file_rewind(&s, o)))
     }
 
@@ -241,7 +242,8 @@ impl Engine {
         #[wasm_bindgen(unchecked_param_type = "ApplyOptions")] opts: JsValue,
     ) -> Result<JsValue> {
         let s = self.session(&session, "applyFileRewind")?;
-        let o: ApplyOptions = self.target_options(&s, "applyFileRewind", &opts, "applyFileRewind options")?;
+        let o: ApplyOptions =
+            self.target_options(&s, "applyFileRewind", &opts, "applyFileRewind options")?;
         self.run(|i| with!(i, e => e.apply_file_rewind(&s, o)))
     }
 
@@ -253,7 +255,12 @@ impl Engine {
         #[wasm_bindgen(unchecked_param_type = "RewindConversationOptions")] opts: JsValue,
     ) -> Result<JsValue> {
         let s = self.session(&session, "rewindConversation")?;
-        let o: conversation::Options = self.target_options(&s, "rewindConversation", &opts, "rewindConversation options")?;
+        let o: conversation::Options = self.target_options(
+            &s,
+            "rewindConversation",
+            &opts,
+            "rewindConversation options",
+        )?;
         self.run(|i| with!(i, e => e.rewind_conversation(&s, o)))
     }
 
@@ -265,7 +272,8 @@ impl Engine {
         #[wasm_bindgen(unchecked_param_type = "RewindOptions")] opts: JsValue,
     ) -> Result<JsValue> {
         let s = self.session(&session, "rewind")?;
-        let o: rewind_core::rewind::Options = self.target_options(&s, "rewind", &opts, "rewind options")?;
+        let o: rewind_core::rewind::Options =
+            self.target_options(&s, "rewind", &opts, "rewind options")?;
         self.run(|i| with!(i, e => e.rewind(&s, o)))
     }
 
@@ -278,7 +286,12 @@ impl Engine {
         #[wasm_bindgen(unchecked_optional_param_type = "UndoOptions")] opts: Option<JsValue>,
     ) -> Result<JsValue> {
         let s = self.session(&session, "undo")?;
-        let o = self.target_options(&s, "undo", &opts.unwrap_or(JsValue::UNDEFINED), "undo options")?;
+        let o = self.target_options(
+            &s,
+            "undo",
+            &opts.unwrap_or(JsValue::UNDEFINED),
+            "undo options",
+        )?;
         self.run(|i| with!(i, e => e.undo(&s, o)))
     }
 
@@ -290,7 +303,12 @@ impl Engine {
         #[wasm_bindgen(unchecked_optional_param_type = "RedoOptions")] opts: Option<JsValue>,
     ) -> Result<JsValue> {
         let s = self.session(&session, "redo")?;
-        let o = self.target_options(&s, "redo", &opts.unwrap_or(JsValue::UNDEFINED), "redo options")?;
+        let o = self.target_options(
+            &s,
+            "redo",
+            &opts.unwrap_or(JsValue::UNDEFINED),
+            "redo options",
+        )?;
         self.run(|i| with!(i, e => e.redo(&s, o)))
     }
 

@@ -96,7 +96,8 @@ impl Engine {
         for key in ["before", "after"] {
             let _ = js_sys::Reflect::delete_property(&rest, &JsValue::from_str(key));
         }
-        let edit: FileEdit = self.target_options(&s, "recordEdit", &rest.into(), "recordEdit options")?;
+        let edit: FileEdit =
+            self.target_options(&s, "recordEdit", &rest.into(), "recordEdit options")?;
         let o = edit.with_bytes(before, after);
         self.run(|i| with!(i, e => e.record_edit(&s, o)))
     }
@@ -109,7 +110,12 @@ impl Engine {
         #[wasm_bindgen(unchecked_param_type = "FailedCaptureOptions")] opts: JsValue,
     ) -> Result<JsValue> {
         let s = self.session(&session, "recordFailedCapture")?;
-        let o = self.target_options(&s, "recordFailedCapture", &opts, "recordFailedCapture options")?;
+        let o = self.target_options(
+            &s,
+            "recordFailedCapture",
+            &opts,
+            "recordFailedCapture options",
+        )?;
         self.run(|i| with!(i, e => e.record_failed_capture(&s, o)))
     }
 

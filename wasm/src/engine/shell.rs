@@ -20,7 +20,8 @@ impl Engine {
         #[wasm_bindgen(unchecked_param_type = "SnapshotWorkspaceOptions")] opts: JsValue,
     ) -> Result<JsValue> {
         let s = self.session(&session, "snapshotWorkspace")?;
-        let o: shell::Options = self.target_options(&s, "snapshotWorkspace", &opts, "snapshotWorkspace options")?;
+        let o: shell::Options =
+            self.target_options(&s, "snapshotWorkspace", &opts, "snapshotWorkspace options")?;
         // Checked here, before the core reads or commits anything, so the message can name the
         // JS method that is missing.
         if let Inner::Store(e) = &self.inner

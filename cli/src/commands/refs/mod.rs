@@ -74,8 +74,7 @@ fn lookup(
     typed: &str,
 ) -> Result<Found, CliError> {
     well_formed(kind, typed)?;
-    refs::find(at.store(), kind.table, session, typed, at.changing)
-        .map_err(|e| said(typed, e))
+    refs::find(at.store(), kind.table, session, typed, at.changing).map_err(|e| said(typed, e))
 }
 
 /// A core refusal in the CLI's words (which command lists the ids, what to type).
