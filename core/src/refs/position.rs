@@ -89,9 +89,18 @@ mod tests {
 
     #[test]
     fn positions_parse() {
-        assert_eq!(Position::parse("#3").unwrap().unwrap(), Position::Number(3));
-        assert_eq!(Position::parse(" @ ").unwrap().unwrap(), Position::Back(0));
-        assert_eq!(Position::parse("@-2").unwrap().unwrap(), Position::Back(2));
+        assert_eq!(
+            Position::parse("#3").expect("ok").expect("ok"),
+            Position::Number(3)
+        );
+        assert_eq!(
+            Position::parse(" @ ").expect("ok").expect("ok"),
+            Position::Back(0)
+        );
+        assert_eq!(
+            Position::parse("@-2").expect("ok").expect("ok"),
+            Position::Back(2)
+        );
         for bad in ["#0", "#", "#x", "@x", "@-", "@--1", "#-1"] {
             assert!(matches!(Position::parse(bad), Some(Err(_))), "{bad}");
         }

@@ -341,7 +341,7 @@ fn targets_are_typed_as_the_cli_takes_them_and_errors_name_the_thing() {
     let rewound = ok(&mut e, "rewindConversation", json!([id, { "to": "@-1" }]));
     assert_eq!(rewound["targetMessageId"], prompts[1]);
     // The branch keeps turn 1 only now: `#2` is gone, `@` is turn 1.
-    let err = call(&mut e, "rewindConversation", json!([id, { "to": "#2" }])).unwrap_err();
+    let err = call(&mut e, "rewindConversation", json!([id, { "to": "#2" }])).expect_err("refused");
     assert_eq!(err.code, "not_found");
     assert!(
         err.message.contains("it has 1 turn, #1 (also @)"),
@@ -353,7 +353,7 @@ fn targets_are_typed_as_the_cli_takes_them_and_errors_name_the_thing() {
     let bare = &prompts[0].as_str().expect("id")[4..];
     let back = ok(&mut e, "rewindConversation", json!([short, { "to": bare }]));
     assert_eq!(back["targetMessageId"], prompts[0]);
-    let unknown = call(&mut e, "resume", json!(["ses_0123456789abcdef"])).unwrap_err();
+    let unknown = call(&mut e, "resume", json!(["ses_0123456789abcdef"])).expect_err("refused");
     assert_eq!(
         (unknown.code, unknown.message.as_str()),
         ("not_found", "session ses_0123456789abcdef was not found")
