@@ -107,6 +107,7 @@ pub mod path;
 pub mod ports;
 pub mod record;
 pub mod recover;
+pub mod refs;
 pub mod replay;
 pub mod resume;
 pub mod revise;

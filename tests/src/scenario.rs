@@ -110,12 +110,39 @@ pub struct Step {
     pub note: Option<String>,
 }
 
+/// `$name`, or `$name[from:to]`: the characters `from..to` of a saved string (either end may
+/// be left out), to type an id the way people do (`$p1[4:]` is the id without `msg_`).
+fn variable(s: &str, vars: &BTreeMap<String, Value>) -> Result<Value, String> {
+    let (name, slice) = match s[1..].split_once('[') {
+        Some((name, rest)) => (name, rest.strip_suffix(']')),
+        None => (&s[1..], None),
+    };
+    let value = vars
+        .get(name)
+        .cloned()
+        .ok_or_else(|| format!("variable {s} is not set"))?;
+    let Some(slice) = slice else {
+        return Ok(value);
+    };
+    let text = value.as_str().ok_or_else(|| format!("{s}: not a string"))?;
+    let (from, to) = slice
+        .split_once(':')
+        .ok_or_else(|| format!("{s}: write [from:to]"))?;
+    let bound = |n: &str, default: usize| -> Result<usize, String> {
+        match n {
+            "" => Ok(default),
+            n => n.parse().map_err(|_| format!("{s}: bad slice")),
+        }
+    };
+    let (from, to) = (bound(from, 0)?, bound(to, text.len())?);
+    text.get(from..to)
+        .map(|t| Value::String(t.to_owned()))
+        .ok_or_else(|| format!("{s}: out of range"))
+}
+
 fn substitute(v: &Value, vars: &BTreeMap<String, Value>) -> Result<Value, String> {
     Ok(match v {
-        Value::String(s) if s.starts_with('$') => vars
-            .get(&s[1..])
-            .cloned()
-            .ok_or_else(|| format!("variable {s} is not set"))?,
+        Value::String(s) if s.starts_with('$') => variable(s, vars)?,
         Value::Array(a) => Value::Array(
             a.iter()
                 .map(|x| substitute(x, vars))

@@ -11,7 +11,10 @@ use crate::node::Node;
 use crate::path::WorkPath;
 
 mod forward;
+mod ids;
 mod scan;
+pub use forward::{WholeReads, probe_added_bytes, probe_boundary};
+pub use ids::{IdTable, upper_bound};
 pub use scan::{EntryKind, Listing, Scan, ScanEntry, Stat, Unlisted};
 
 /// One stored record: its key, its sequence number where the table has one, and its JSON body.
@@ -159,6 +162,39 @@ pub trait Store {
         rows.retain(|r| range.contains(r.seq));
         Ok(rows)
     }
+    /// How many turns have their prompt seq in `range` (with [`Store::turn_at_in`], what `#N`
+    /// and `@` are resolved with, one range of the active branch at a time).
+    fn turn_count_in(&self, session: &SessionId, range: SeqRange) -> Result<u64, HostError> {
+        Ok(self.turns_in(session, range)?.len() as u64)
+    }
+    /// The turn `n` places from the first in `range` by prompt seq (0: the first), or from the
+    /// last when `from_end` (0: the last); `None` when the range has no more than `n` turns.
+    fn turn_at_in(
+        &self,
+        session: &SessionId,
+        range: SeqRange,
+        n: u64,
+        from_end: bool,
+    ) -> Result<Option<Row>, HostError> {
+        let mut rows = self.turns_in(session, range)?;
+        let n = usize::try_from(n).unwrap_or(usize::MAX);
+        if n >= rows.len() {
+            return Ok(None);
+        }
+        let at = if from_end { rows.len() - 1 - n } else { n };
+        Ok(Some(rows.swap_remove(at)))
+    }
+    /// Up to `limit` ids of `table` starting with `prefix`, sorted; within `session` for the
+    /// tables that belong to one (store-wide without one). What typed short ids resolve with.
+    fn ids_with_prefix(
+        &self,
+        table: IdTable,
+        session: Option<&SessionId>,
+        prefix: &str,
+        limit: usize,
+    ) -> Result<Vec<String>, HostError> {
+        ids::by_whole_reads(self, table, session, prefix, limit)
+    }
     /// One checkpoint by id.
     fn checkpoint(&self, session: &SessionId, id: &CheckpointId) -> Result<Option<Row>, HostError> {
         Ok(self
@@ -188,80 +224,6 @@ pub trait Store {
     fn has_blob(&self, hash: &ContentHash) -> Result<bool, HostError> {
         Ok(self.blob(hash)?.is_some())
     }
-}
-
-/// A store seen through its whole-session reads only: every range read answers with the
-/// trait's default, built on those. A store that overrides a range read (a JS store without the
-/// optional callback, SQLite on a file older than its index) falls back to
-/// `WholeReads(self).messages_in(…)` instead of writing the default again.
-#[derive(Debug)]
-pub struct WholeReads<'a, S: ?Sized>(pub &'a S);
-
-impl<S: Store + ?Sized> Store for WholeReads<'_, S> {
-    fn session(&self, id: &SessionId) -> Result<Option<Row>, HostError> {
-        self.0.session(id)
-    }
-    fn sessions(&self) -> Result<Vec<Row>, HostError> {
-        self.0.sessions()
-    }
-    fn messages(&self, s: &SessionId) -> Result<Vec<Row>, HostError> {
-        self.0.messages(s)
-    }
-    fn turn(&self, s: &SessionId, t: &TurnId) -> Result<Option<Row>, HostError> {
-        self.0.turn(s, t)
-    }
-    fn turns(&self, s: &SessionId) -> Result<Vec<Row>, HostError> {
-        self.0.turns(s)
-    }
-    fn checkpoints(&self, s: &SessionId) -> Result<Vec<Row>, HostError> {
-        self.0.checkpoints(s)
-    }
-    fn operations(&self, s: &SessionId) -> Result<Vec<Row>, HostError> {
-        self.0.operations(s)
-    }
-    fn journals(&self) -> Result<Vec<Row>, HostError> {
-        self.0.journals()
-    }
-    fn blob(&self, h: &ContentHash) -> Result<Option<Vec<u8>>, HostError> {
-        self.0.blob(h)
-    }
-    fn last_seq(&self, s: &SessionId) -> Result<u64, HostError> {
-        self.0.last_seq(s)
-    }
-    fn command_fact(&self, p: &SessionId, c: &CommandId) -> Result<Option<Row>, HostError> {
-        self.0.command_fact(p, c)
-    }
-    fn blobs(&self) -> Result<Vec<BlobInfo>, HostError> {
-        self.0.blobs()
-    }
-    fn version(&self) -> Result<u64, HostError> {
-        self.0.version()
-    }
-    fn workspace_snapshot(&self, s: &SessionId) -> Result<Option<Row>, HostError> {
-        self.0.workspace_snapshot(s)
-    }
-}
-
-/// Whether a stored message body is a compaction summary. Stores that index the `boundary` flag
-/// of `AppendMessage` never need this; it serves the whole-read defaults and migrations.
-pub fn probe_boundary(body: &str) -> bool {
-    #[derive(serde::Deserialize)]
-    struct Probe {
-        #[serde(default)]
-        compaction: Option<serde_json::Value>,
-    }
-    serde_json::from_str::<Probe>(body).is_ok_and(|p| p.compaction.is_some_and(|c| !c.is_null()))
-}
-
-/// The `addedBytes` of a stored checkpoint body (0 when absent or undecodable).
-pub fn probe_added_bytes(body: &str) -> u64 {
-    #[derive(serde::Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Probe {
-        #[serde(default)]
-        added_bytes: u64,
-    }
-    serde_json::from_str::<Probe>(body).map_or(0, |p| p.added_bytes)
 }
 
 /// The one mutating method: apply a whole batch atomically, after checking every precondition

@@ -190,6 +190,50 @@ macro_rules! store_range_contract {
             }
 
             #[test]
+            fn turns_by_ordinal_and_ids_by_prefix() {
+                use $crate::ports::IdTable;
+                let s = filled();
+                let a = sid("a");
+                assert_eq!(s.turn_count_in(&a, SeqRange::ALL).expect("count"), 3);
+                assert_eq!(s.turn_count_in(&a, SeqRange::new(2, 17)).expect("count"), 1);
+                assert_eq!(s.turn_count_in(&sid("b"), SeqRange::ALL).expect("count"), 0);
+                let at = |r, n, back| s.turn_at_in(&a, r, n, back).expect("read").map(|r| r.id);
+                assert_eq!(at(SeqRange::ALL, 0, false).as_deref(), Some("trn_a1"));
+                assert_eq!(at(SeqRange::ALL, 2, false).as_deref(), Some("trn_a17"));
+                assert_eq!(at(SeqRange::ALL, 0, true).as_deref(), Some("trn_a17"));
+                assert_eq!(at(SeqRange::from(5), 1, true).as_deref(), Some("trn_a9"));
+                assert_eq!(at(SeqRange::new(2, 17), 1, false), None);
+                assert_eq!(at(SeqRange::ALL, 3, true), None);
+                let p = |t, who: Option<&SessionId>, pre: &str, n| {
+                    s.ids_with_prefix(t, who, pre, n).expect("prefix")
+                };
+                assert_eq!(
+                    p(IdTable::Messages, Some(&a), "msg_a1", 9),
+                    [
+                        "msg_a1", "msg_a11", "msg_a13", "msg_a15", "msg_a17", "msg_a19"
+                    ]
+                );
+                assert_eq!(
+                    p(IdTable::Messages, Some(&a), "msg_a1", 2),
+                    ["msg_a1", "msg_a11"]
+                );
+                assert!(
+                    p(IdTable::Messages, Some(&a), "msg_b", 9).is_empty(),
+                    "another session's ids never leak"
+                );
+                assert_eq!(
+                    p(IdTable::Turns, Some(&a), "trn_a", 9),
+                    ["trn_a1", "trn_a17", "trn_a9"]
+                );
+                assert_eq!(
+                    p(IdTable::Checkpoints, Some(&a), "ckp_a1", 9),
+                    ["ckp_a10", "ckp_a16"]
+                );
+                assert_eq!(p(IdTable::Sessions, None, "ses_", 9), ["ses_a", "ses_b"]);
+                assert!(p(IdTable::Operations, Some(&a), "op_", 9).is_empty());
+            }
+
+            #[test]
             fn counts_match_the_rows() {
                 let s = filled();
                 let a = sid("a");

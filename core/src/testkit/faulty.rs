@@ -7,7 +7,10 @@ use crate::error::HostError;
 use crate::hash::ContentHash;
 use crate::id::{CheckpointId, CommandId, MessageId, SessionId, TurnId};
 use crate::path::WorkPath;
-use crate::ports::{BlobInfo, Row, SeqRange, Store, StoreWrite, Workspace};
+use crate::ports::{BlobInfo, IdTable, Row, SeqRange, Store, StoreWrite, Workspace};
+
+type OptRow = Result<Option<Row>, HostError>;
+type Ids = Result<Vec<String>, HostError>;
 
 /// A host with fault injection in front of it.
 #[derive(Debug, Default)]
@@ -113,6 +116,15 @@ impl<S: Store> Store for Faulty<S> {
     }
     fn turns_in(&self, s: &SessionId, r: SeqRange) -> Result<Vec<Row>, HostError> {
         self.inner.turns_in(s, r)
+    }
+    fn turn_count_in(&self, s: &SessionId, r: SeqRange) -> Result<u64, HostError> {
+        self.inner.turn_count_in(s, r)
+    }
+    fn turn_at_in(&self, s: &SessionId, r: SeqRange, n: u64, back: bool) -> OptRow {
+        self.inner.turn_at_in(s, r, n, back)
+    }
+    fn ids_with_prefix(&self, t: IdTable, s: Option<&SessionId>, p: &str, n: usize) -> Ids {
+        self.inner.ids_with_prefix(t, s, p, n)
     }
     fn checkpoint(&self, s: &SessionId, c: &CheckpointId) -> Result<Option<Row>, HostError> {
         self.inner.checkpoint(s, c)

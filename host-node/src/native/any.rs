@@ -222,6 +222,27 @@ impl Store for AnyStore {
     fn turns_in(&self, session: &SessionId, r: SeqRange) -> Result<Vec<Row>, HostError> {
         each!(self, s => s.turns_in(session, r))
     }
+    fn turn_count_in(&self, session: &SessionId, r: SeqRange) -> Result<u64, HostError> {
+        each!(self, s => Store::turn_count_in(s, session, r))
+    }
+    fn turn_at_in(
+        &self,
+        session: &SessionId,
+        r: SeqRange,
+        n: u64,
+        from_end: bool,
+    ) -> Result<Option<Row>, HostError> {
+        each!(self, s => s.turn_at_in(session, r, n, from_end))
+    }
+    fn ids_with_prefix(
+        &self,
+        table: IdTable,
+        session: Option<&SessionId>,
+        prefix: &str,
+        limit: usize,
+    ) -> Result<Vec<String>, HostError> {
+        each!(self, s => Store::ids_with_prefix(s, table, session, prefix, limit))
+    }
     fn checkpoint(&self, session: &SessionId, id: &CheckpointId) -> Result<Option<Row>, HostError> {
         each!(self, s => s.checkpoint(session, id))
     }

@@ -2,7 +2,7 @@
 //! and ids by prefix, as the SQLite store has them (see `crate::store::IdTable`).
 
 use super::{PgStore, error, prepared};
-use crate::store::IdTable;
+use crate::store::{IdTable, PrefixScan};
 use rewind_core::HostError;
 use rewind_core::id::SessionId;
 

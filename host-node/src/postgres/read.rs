@@ -6,9 +6,12 @@ use postgres::types::ToSql;
 use rewind_core::HostError;
 use rewind_core::hash::ContentHash;
 use rewind_core::id::{CheckpointId, CommandId, MessageId, SessionId, TurnId};
-use rewind_core::ports::{BlobInfo, Row, SeqRange, Store};
+use rewind_core::ports::{BlobInfo, IdTable, Row, SeqRange, Store};
 
 type Params<'a> = &'a [&'a (dyn ToSql + Sync)];
+/// What the ordinal reads answer.
+type OptRow = Result<Option<Row>, HostError>;
+type Ids = Result<Vec<String>, HostError>;
 
 /// The highest seq of the session over messages and checkpoints (0 when none); no row when the
 /// session does not exist. Also read by preconditions inside the write transaction.
@@ -94,6 +97,28 @@ impl PgStore {
         Ok(self
             .number(sql, &[&session.as_str(), &from, &to], &what)?
             .unwrap_or(0))
+    }
+
+    /// The turn `n` places from the first (or, `from_end`, the last) whose prompt seq lies in
+    /// `range`: one walk of the `turns_by_seq` index to the offset, one row read.
+    pub fn turn_at_in(
+        &self,
+        session: &SessionId,
+        range: SeqRange,
+        n: u64,
+        from_end: bool,
+    ) -> Result<Option<Row>, HostError> {
+        let (from, to) = bounds(range);
+        let n = i64::try_from(n).unwrap_or(i64::MAX);
+        let sql = if from_end {
+            "SELECT id, seq, body FROM turns WHERE session_id = $1 AND seq >= $2 AND seq < $3
+             ORDER BY seq DESC, id DESC LIMIT 1 OFFSET $4"
+        } else {
+            "SELECT id, seq, body FROM turns WHERE session_id = $1 AND seq >= $2 AND seq < $3
+             ORDER BY seq, id LIMIT 1 OFFSET $4"
+        };
+        let what = format!("a turn of session {session}");
+        self.row(sql, &[&session.as_str(), &from, &to, &n], &what)
     }
 }
 
@@ -278,6 +303,18 @@ impl Store for PgStore {
                    WHERE session_id = $1 AND seq >= $2 AND seq < $3 ORDER BY seq, id";
         let what = format!("turns of session {session}");
         self.rows(sql, &[&session.as_str(), &from, &to], &what)
+    }
+
+    fn turn_count_in(&self, s: &SessionId, r: SeqRange) -> Result<u64, HostError> {
+        Self::turn_count_in(self, s, r)
+    }
+
+    fn turn_at_in(&self, s: &SessionId, r: SeqRange, n: u64, back: bool) -> OptRow {
+        Self::turn_at_in(self, s, r, n, back)
+    }
+
+    fn ids_with_prefix(&self, t: IdTable, s: Option<&SessionId>, p: &str, n: usize) -> Ids {
+        Self::ids_with_prefix(self, t, s, p, n)
     }
 
     fn checkpoint(&self, session: &SessionId, id: &CheckpointId) -> Result<Option<Row>, HostError> {

@@ -7,6 +7,7 @@
 
 mod access;
 mod args;
+mod targets;
 #[cfg(test)]
 mod tests;
 
@@ -163,14 +164,15 @@ fn gc<S: StoreWrite, W: Workspace>(e: &mut Engine<S, W>, a: &mut Args) -> Result
 }
 
 /// Run one method. `params` is the JSON array of the JS method's arguments (`null` for none).
-/// Every argument is read and checked before the verb runs, so a refused call changed nothing.
+/// Every argument is read and checked before the verb runs, so a refused call changed nothing;
+/// ids in it may be typed as people type them (`#N`, `@`, `@-N`, unique prefixes: see
+/// [`rewind_core::refs`]).
 pub fn call<S: StoreWrite, W: Workspace>(
     engine: &mut Engine<S, W>,
     method: &str,
     params: Value,
 ) -> Result<Value, RpcError> {
-    let (method, shape) = known(method)?;
-    let mut a = Args::new(method, params, shape.arity())?;
+    let (method, mut a) = targets::args(engine.store(), method, params)?;
     let e = engine;
     match method {
         "createSession" => out(e.create_session(a.options()?)),

@@ -317,3 +317,45 @@ fn the_native_engine_rewinds_a_real_file() {
     assert_eq!(done["applied"], json!(true));
     assert_eq!(std::fs::read_to_string(&file).expect("read"), "one\n");
 }
+
+#[test]
+fn targets_are_typed_as_the_cli_takes_them_and_errors_name_the_thing() {
+    let dir = tempfile::tempdir().expect("dir");
+    let db = crate::native::default_db_path(dir.path());
+    let opts = OpenOptions {
+        access: Access::Rewrite,
+        config: crate::config::Config::default(),
+    };
+    let mut e = open_with(dir.path(), &db, opts).expect("open").engine;
+    let id = ok(&mut e, "createSession", json!([]))["id"].clone();
+    let mut prompts = Vec::new();
+    for n in 1..=3 {
+        let p = ok(
+            &mut e,
+            "recordPrompt",
+            json!([id, { "text": format!("turn {n}") }]),
+        );
+        ok(&mut e, "completeTurn", json!([id, { "turnId": "@" }]));
+        prompts.push(p["messageId"].clone());
+    }
+    let rewound = ok(&mut e, "rewindConversation", json!([id, { "to": "@-1" }]));
+    assert_eq!(rewound["targetMessageId"], prompts[1]);
+    // The branch keeps turn 1 only now: `#2` is gone, `@` is turn 1.
+    let err = call(&mut e, "rewindConversation", json!([id, { "to": "#2" }])).expect_err("refused");
+    assert_eq!(err.code, "not_found");
+    assert!(
+        err.message.contains("it has 1 turn, #1 (also @)"),
+        "{}",
+        err.message
+    );
+    // The session by a prefix, the prompt without `msg_`.
+    let short = &id.as_str().expect("id")[..12];
+    let bare = &prompts[0].as_str().expect("id")[4..];
+    let back = ok(&mut e, "rewindConversation", json!([short, { "to": bare }]));
+    assert_eq!(back["targetMessageId"], prompts[0]);
+    let unknown = call(&mut e, "resume", json!(["ses_0123456789abcdef"])).expect_err("refused");
+    assert_eq!(
+        (unknown.code, unknown.message.as_str()),
+        ("not_found", "session ses_0123456789abcdef was not found")
+    );
+}

@@ -1,10 +1,13 @@
-//! Ids by prefix, for people typing short ids (`rewind undo 3f2a`). Each lookup is one range
-//! scan of the id's unique index, so its cost does not grow with the session.
+//! Ids by prefix, for people typing short ids (`rewind undo 3f2a`), and turns by position
+//! (`#3`, `@`). Each lookup is one range scan of an index, so its cost does not grow with the
+//! length of the session.
 
-use super::{SqliteStore, error};
-use crate::store::IdTable;
+use super::{SqliteStore, error, read};
+use crate::store::{IdTable, PrefixScan};
 use rewind_core::HostError;
 use rewind_core::id::SessionId;
+use rewind_core::ports::{Row, SeqRange};
+use rusqlite::OptionalExtension;
 
 impl SqliteStore {
     /// Up to `limit` ids of `table` starting with `prefix`, sorted; within `session` for the
@@ -44,5 +47,34 @@ impl SqliteStore {
         stmt.query_map(params.as_slice(), |r| r.get(0))
             .and_then(Iterator::collect)
             .map_err(fail)
+    }
+
+    /// The turn `n` places from the first (or, `from_end`, the last) whose prompt seq lies in
+    /// `range`: one walk of the `turns_by_seq` index to the offset, one row read.
+    pub fn turn_at_in(
+        &self,
+        session: &SessionId,
+        range: SeqRange,
+        n: u64,
+        from_end: bool,
+    ) -> Result<Option<Row>, HostError> {
+        let (from, to) = read::bounds(range);
+        let n = i64::try_from(n).unwrap_or(i64::MAX);
+        let sql = if from_end {
+            "SELECT id, seq, body FROM turns WHERE session_id = ?1 AND seq >= ?2 AND seq < ?3
+             ORDER BY seq DESC, id DESC LIMIT 1 OFFSET ?4"
+        } else {
+            "SELECT id, seq, body FROM turns WHERE session_id = ?1 AND seq >= ?2 AND seq < ?3
+             ORDER BY seq, id LIMIT 1 OFFSET ?4"
+        };
+        let params = rusqlite::params![session.as_str(), from, to, n];
+        let run = || {
+            self.conn
+                .prepare_cached(sql)?
+                .query_row(params, read::to_row)
+        };
+        run()
+            .optional()
+            .map_err(|e| error::host(&format!("cannot read a turn of session {session}"), e))
     }
 }

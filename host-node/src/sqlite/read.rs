@@ -5,7 +5,7 @@ use super::{SqliteStore, error};
 use rewind_core::HostError;
 use rewind_core::hash::ContentHash;
 use rewind_core::id::{CheckpointId, CommandId, MessageId, SessionId, TurnId};
-use rewind_core::ports::{BlobInfo, Row, SeqRange, Store, WholeReads};
+use rewind_core::ports::{BlobInfo, IdTable, Row, SeqRange, Store, WholeReads};
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OptionalExtension, Params};
 
@@ -16,6 +16,10 @@ const LAST_SEQ: &str = "
     SELECT max(coalesce((SELECT max(seq) FROM messages WHERE session_id = s.id), 0),
                coalesce((SELECT max(seq) FROM checkpoints WHERE session_id = s.id), 0))
     FROM sessions AS s WHERE s.id = ?1";
+
+/// What the ordinal reads answer.
+type OptRow = Result<Option<Row>, HostError>;
+type Ids = Result<Vec<String>, HostError>;
 
 /// See [`LAST_SEQ`]; also used by preconditions inside the write transaction.
 pub(super) fn last_seq_of(conn: &Connection, session: &SessionId) -> rusqlite::Result<Option<u64>> {
@@ -41,7 +45,7 @@ pub(super) fn generation_of(
 }
 
 /// Every query selects `id, seq-or-ord, body` in that order.
-fn to_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Row> {
+pub(super) fn to_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Row> {
     Ok(Row {
         id: r.get(0)?,
         seq: unsigned(r, 1)?,
@@ -71,7 +75,7 @@ fn body(r: &rusqlite::Row<'_>, idx: usize) -> rusqlite::Result<String> {
 }
 
 /// A range's bounds as SQLite integers (`u64::MAX`, open-ended, becomes `i64::MAX`).
-fn bounds(range: SeqRange) -> (i64, i64) {
+pub(super) fn bounds(range: SeqRange) -> (i64, i64) {
     let clamp = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
     (clamp(range.from), clamp(range.to))
 }
@@ -322,6 +326,18 @@ impl Store for SqliteStore {
             rusqlite::params![session.as_str(), from, to],
             &format!("turns of session {session}"),
         )
+    }
+
+    fn turn_count_in(&self, s: &SessionId, r: SeqRange) -> Result<u64, HostError> {
+        Self::turn_count_in(self, s, r)
+    }
+
+    fn turn_at_in(&self, s: &SessionId, r: SeqRange, n: u64, back: bool) -> OptRow {
+        Self::turn_at_in(self, s, r, n, back)
+    }
+
+    fn ids_with_prefix(&self, t: IdTable, s: Option<&SessionId>, p: &str, n: usize) -> Ids {
+        Self::ids_with_prefix(self, t, s, p, n)
     }
 
     fn checkpoint(&self, session: &SessionId, id: &CheckpointId) -> Result<Option<Row>, HostError> {

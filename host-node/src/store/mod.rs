@@ -10,3 +10,4 @@ pub(crate) mod precondition;
 pub(crate) mod refusal;
 
 pub use ids::IdTable;
+pub(crate) use ids::PrefixScan;

@@ -9,8 +9,13 @@ const NO_OPTIONS = new Set(['activeBranch', 'resume', 'checkpoints', 'operations
 
 function substitute(v, vars) {
   if (typeof v === 'string' && v.startsWith('$')) {
-    if (!(v.slice(1) in vars)) throw new Error(`variable ${v} is not set`);
-    return vars[v.slice(1)];
+    // `$name`, or `$name[from:to]`: part of a saved string (an id typed the way people do).
+    const m = /^\$(\w+)(?:\[(\d*):(\d*)\])?$/.exec(v);
+    const name = m ? m[1] : v.slice(1);
+    if (!(name in vars)) throw new Error(`variable ${v} is not set`);
+    if (!m || m[2] === undefined) return vars[name];
+    const text = vars[name];
+    return text.slice(m[2] === '' ? 0 : Number(m[2]), m[3] === '' ? text.length : Number(m[3]));
   }
   if (Array.isArray(v)) return v.map((x) => substitute(x, vars));
   if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, substitute(x, vars)]));

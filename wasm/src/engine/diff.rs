@@ -1,7 +1,6 @@
 //! The line diff of a file rewind: what a UI shows before the person applies it.
 
-use super::{Engine, Inner, Result, session_id};
-use crate::convert::options;
+use super::{Engine, Inner, Result};
 use rewind_core::files::TargetOptions;
 use wasm_bindgen::prelude::*;
 
@@ -16,8 +15,9 @@ impl Engine {
         #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
         #[wasm_bindgen(unchecked_param_type = "TargetOptions")] opts: JsValue,
     ) -> Result<JsValue> {
-        let s = session_id(&session)?;
-        let o: TargetOptions = options(&opts, "diffFileRewind options")?;
+        let s = self.session(&session, "diffFileRewind")?;
+        let o: TargetOptions =
+            self.target_options(&s, "diffFileRewind", &opts, "diffFileRewind options")?;
         self.run(|i| with!(i, e => e.diff_file_rewind(&s, o)))
     }
 }

@@ -1,6 +1,6 @@
 //! The engine's maintenance methods: recovery, listings, storage statistics and gc.
 
-use super::{Engine, GcOptionsArg, Inner, Result, SessionIdArg, session_id};
+use super::{Engine, GcOptionsArg, Inner, Result, SessionIdArg};
 use crate::convert::options;
 use wasm_bindgen::prelude::*;
 
@@ -27,7 +27,7 @@ impl Engine {
         #[wasm_bindgen(js_name = sessionId)] session: Option<SessionIdArg>,
     ) -> Result<JsValue> {
         let s = match session {
-            Some(v) => Some(session_id(&v.into())?),
+            Some(v) => Some(self.session(&v.into(), "recover")?),
             None => None,
         };
         self.run(|i| with!(i, e => e.recover(s.as_ref())))
@@ -39,7 +39,7 @@ impl Engine {
         &mut self,
         #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
     ) -> Result<JsValue> {
-        let s = session_id(&session)?;
+        let s = self.session(&session, "checkpoints")?;
         self.run(|i| with!(i, e => e.checkpoints(&s)))
     }
 
@@ -49,7 +49,7 @@ impl Engine {
         &mut self,
         #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
     ) -> Result<JsValue> {
-        let s = session_id(&session)?;
+        let s = self.session(&session, "operations")?;
         self.run(|i| with!(i, e => e.operations(&s).map(|d| d.items)))
     }
 

@@ -1,7 +1,7 @@
 //! The `Engine` class: one method per verb, named and shaped like the JSON dispatcher
 //! (`tests/src/call.rs`) and the CLI's `--json`.
 
-use crate::convert::{options, string, to_js};
+use crate::convert::{options, to_js};
 use crate::error::JsErr;
 use crate::host::{
     CryptoIds, EmittingStore, JsClock, JsStore, JsWorkspace, STORE_METHODS, StoreHost, Thrown,
@@ -10,7 +10,6 @@ use crate::host::{
 use js_sys::Function;
 use rewind_core::Coded;
 use rewind_core::files::{ApplyOptions, TargetOptions};
-use rewind_core::id::SessionId;
 use rewind_core::mem::MemStore;
 use rewind_core::{ErrorKind, conversation};
 use wasm_bindgen::prelude::*;
@@ -53,6 +52,7 @@ mod maintenance;
 mod memory;
 mod record;
 mod shell;
+mod targets;
 
 /// The rewind engine over a JS workspace and an in-memory or JS store.
 ///
@@ -132,11 +132,6 @@ fn flag(opts: &JsValue, key: &str) -> Result<bool, JsErr> {
         None if v.is_undefined() || v.is_null() => Ok(false),
         None => Err(JsErr::input(format!("{key} must be a boolean"))),
     }
-}
-
-fn session_id(v: &JsValue) -> Result<SessionId, JsErr> {
-    let s = string(v, "sessionId")?;
-    SessionId::parse(&s).map_err(|e| JsErr::input(e.to_string()))
 }
 
 impl Engine {
@@ -222,7 +217,7 @@ impl Engine {
         &mut self,
         #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
     ) -> Result<JsValue> {
-        let s = session_id(&session)?;
+        let s = self.session(&session, "activeBranch")?;
         self.run(|i| with!(i, e => e.active_branch(&s)))
     }
 
@@ -233,8 +228,9 @@ impl Engine {
         #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
         #[wasm_bindgen(unchecked_param_type = "TargetOptions")] opts: JsValue,
     ) -> Result<JsValue> {
-        let s = session_id(&session)?;
-        let o: TargetOptions = options(&opts, "previewFileRewind options")?;
+        let s = self.session(&session, "previewFileRewind")?;
+        let o: TargetOptions =
+            self.target_options(&s, "previewFileRewind", &opts, "previewFileRewind options")?;
         self.run(|i| with!(i, e => e.preview_file_rewind(&s, o)))
     }
 
@@ -245,8 +241,9 @@ impl Engine {
         #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
         #[wasm_bindgen(unchecked_param_type = "ApplyOptions")] opts: JsValue,
     ) -> Result<JsValue> {
-        let s = session_id(&session)?;
-        let o: ApplyOptions = options(&opts, "applyFileRewind options")?;
+        let s = self.session(&session, "applyFileRewind")?;
+        let o: ApplyOptions =
+            self.target_options(&s, "applyFileRewind", &opts, "applyFileRewind options")?;
         self.run(|i| with!(i, e => e.apply_file_rewind(&s, o)))
     }
 
@@ -257,8 +254,13 @@ impl Engine {
         #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
         #[wasm_bindgen(unchecked_param_type = "RewindConversationOptions")] opts: JsValue,
     ) -> Result<JsValue> {
-        let s = session_id(&session)?;
-        let o: conversation::Options = options(&opts, "rewindConversation options")?;
+        let s = self.session(&session, "rewindConversation")?;
+        let o: conversation::Options = self.target_options(
+            &s,
+            "rewindConversation",
+            &opts,
+            "rewindConversation options",
+        )?;
         self.run(|i| with!(i, e => e.rewind_conversation(&s, o)))
     }
 
@@ -269,8 +271,9 @@ impl Engine {
         #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
         #[wasm_bindgen(unchecked_param_type = "RewindOptions")] opts: JsValue,
     ) -> Result<JsValue> {
-        let s = session_id(&session)?;
-        let o: rewind_core::rewind::Options = options(&opts, "rewind options")?;
+        let s = self.session(&session, "rewind")?;
+        let o: rewind_core::rewind::Options =
+            self.target_options(&s, "rewind", &opts, "rewind options")?;
         self.run(|i| with!(i, e => e.rewind(&s, o)))
     }
 
@@ -282,8 +285,13 @@ impl Engine {
         #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "UndoOptions")] opts: Option<JsValue>,
     ) -> Result<JsValue> {
-        let s = session_id(&session)?;
-        let o = options(&opts.unwrap_or(JsValue::UNDEFINED), "undo options")?;
+        let s = self.session(&session, "undo")?;
+        let o = self.target_options(
+            &s,
+            "undo",
+            &opts.unwrap_or(JsValue::UNDEFINED),
+            "undo options",
+        )?;
         self.run(|i| with!(i, e => e.undo(&s, o)))
     }
 
@@ -294,8 +302,13 @@ impl Engine {
         #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RedoOptions")] opts: Option<JsValue>,
     ) -> Result<JsValue> {
-        let s = session_id(&session)?;
-        let o = options(&opts.unwrap_or(JsValue::UNDEFINED), "redo options")?;
+        let s = self.session(&session, "redo")?;
+        let o = self.target_options(
+            &s,
+            "redo",
+            &opts.unwrap_or(JsValue::UNDEFINED),
+            "redo options",
+        )?;
         self.run(|i| with!(i, e => e.redo(&s, o)))
     }
 
@@ -306,8 +319,8 @@ impl Engine {
         #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
         #[wasm_bindgen(unchecked_param_type = "EditLastPromptOptions")] opts: JsValue,
     ) -> Result<JsValue> {
-        let s = session_id(&session)?;
-        let o = options(&opts, "editLastPrompt options")?;
+        let s = self.session(&session, "editLastPrompt")?;
+        let o = self.target_options(&s, "editLastPrompt", &opts, "editLastPrompt options")?;
         self.run(|i| with!(i, e => e.edit_last_prompt(&s, o)))
     }
 
@@ -318,8 +331,8 @@ impl Engine {
         #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
         #[wasm_bindgen(unchecked_param_type = "RetryLastReplyOptions")] opts: JsValue,
     ) -> Result<JsValue> {
-        let s = session_id(&session)?;
-        let o = options(&opts, "retryLastReply options")?;
+        let s = self.session(&session, "retryLastReply")?;
+        let o = self.target_options(&s, "retryLastReply", &opts, "retryLastReply options")?;
         self.run(|i| with!(i, e => e.retry_last_reply(&s, o)))
     }
 
@@ -330,8 +343,8 @@ impl Engine {
         #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
         #[wasm_bindgen(unchecked_param_type = "ForkOptions")] opts: JsValue,
     ) -> Result<JsValue> {
-        let s = session_id(&session)?;
-        let o = options(&opts, "fork options")?;
+        let s = self.session(&session, "fork")?;
+        let o = self.target_options(&s, "fork", &opts, "fork options")?;
         self.run(|i| with!(i, e => e.fork(&s, o)))
     }
 
@@ -342,9 +355,9 @@ impl Engine {
         #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
         opts: Option<SideChatOptionsArg>,
     ) -> Result<JsValue> {
-        let s = session_id(&session)?;
+        let s = self.session(&session, "sideChat")?;
         let opts: JsValue = opts.map_or(JsValue::UNDEFINED, Into::into);
-        let o = options(&opts, "sideChat options")?;
+        let o = self.target_options(&s, "sideChat", &opts, "sideChat options")?;
         self.run(|i| with!(i, e => e.side_chat(&s, o)))
     }
 
@@ -354,7 +367,7 @@ impl Engine {
         &mut self,
         #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
     ) -> Result<JsValue> {
-        let s = session_id(&session)?;
+        let s = self.session(&session, "resume")?;
         self.run(|i| with!(i, e => e.resume(&s)))
     }
 }

@@ -1,8 +1,8 @@
 //! The recording verbs: prompts, replies, notices, compactions, file edits, failed captures
 //! and turn completion. Each call is one committed batch.
 
-use super::{Engine, Inner, Result, get, session_id};
-use crate::convert::{self, options};
+use super::{Engine, Inner, Result, get};
+use crate::convert;
 use crate::error::JsErr;
 use rewind_core::record::FileEdit;
 use wasm_bindgen::prelude::*;
@@ -16,8 +16,8 @@ impl Engine {
         #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
         #[wasm_bindgen(unchecked_param_type = "PromptOptions")] opts: JsValue,
     ) -> Result<JsValue> {
-        let s = session_id(&session)?;
-        let o = options(&opts, "recordPrompt options")?;
+        let s = self.session(&session, "recordPrompt")?;
+        let o = self.target_options(&s, "recordPrompt", &opts, "recordPrompt options")?;
         self.run(|i| with!(i, e => e.record_prompt(&s, o)))
     }
 
@@ -28,8 +28,8 @@ impl Engine {
         #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
         #[wasm_bindgen(unchecked_param_type = "ReplyOptions")] opts: JsValue,
     ) -> Result<JsValue> {
-        let s = session_id(&session)?;
-        let o = options(&opts, "recordReply options")?;
+        let s = self.session(&session, "recordReply")?;
+        let o = self.target_options(&s, "recordReply", &opts, "recordReply options")?;
         self.run(|i| with!(i, e => e.record_reply(&s, o)))
     }
 
@@ -40,8 +40,8 @@ impl Engine {
         #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
         #[wasm_bindgen(unchecked_param_type = "NoticeOptions")] opts: JsValue,
     ) -> Result<JsValue> {
-        let s = session_id(&session)?;
-        let o = options(&opts, "recordNotice options")?;
+        let s = self.session(&session, "recordNotice")?;
+        let o = self.target_options(&s, "recordNotice", &opts, "recordNotice options")?;
         self.run(|i| with!(i, e => e.record_notice(&s, o)))
     }
 
@@ -52,8 +52,8 @@ impl Engine {
         #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
         #[wasm_bindgen(unchecked_param_type = "CompactionOptions")] opts: JsValue,
     ) -> Result<JsValue> {
-        let s = session_id(&session)?;
-        let o = options(&opts, "recordCompaction options")?;
+        let s = self.session(&session, "recordCompaction")?;
+        let o = self.target_options(&s, "recordCompaction", &opts, "recordCompaction options")?;
         self.run(|i| with!(i, e => e.record_compaction(&s, o)))
     }
 
@@ -64,7 +64,7 @@ impl Engine {
         #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
         #[wasm_bindgen(unchecked_param_type = "RecordEditOptions")] opts: JsValue,
     ) -> Result<JsValue> {
-        let s = session_id(&session)?;
+        let s = self.session(&session, "recordEdit")?;
         if !opts.is_object() {
             return Err(JsErr::input("recordEdit takes an options object").into());
         }
@@ -96,7 +96,8 @@ impl Engine {
         for key in ["before", "after"] {
             let _ = js_sys::Reflect::delete_property(&rest, &JsValue::from_str(key));
         }
-        let edit: FileEdit = options(&rest.into(), "recordEdit options")?;
+        let edit: FileEdit =
+            self.target_options(&s, "recordEdit", &rest.into(), "recordEdit options")?;
         let o = edit.with_bytes(before, after);
         self.run(|i| with!(i, e => e.record_edit(&s, o)))
     }
@@ -108,8 +109,13 @@ impl Engine {
         #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
         #[wasm_bindgen(unchecked_param_type = "FailedCaptureOptions")] opts: JsValue,
     ) -> Result<JsValue> {
-        let s = session_id(&session)?;
-        let o = options(&opts, "recordFailedCapture options")?;
+        let s = self.session(&session, "recordFailedCapture")?;
+        let o = self.target_options(
+            &s,
+            "recordFailedCapture",
+            &opts,
+            "recordFailedCapture options",
+        )?;
         self.run(|i| with!(i, e => e.record_failed_capture(&s, o)))
     }
 
@@ -120,8 +126,8 @@ impl Engine {
         #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
         #[wasm_bindgen(unchecked_param_type = "CompleteTurnOptions")] opts: JsValue,
     ) -> Result<JsValue> {
-        let s = session_id(&session)?;
-        let o = options(&opts, "completeTurn options")?;
+        let s = self.session(&session, "completeTurn")?;
+        let o = self.target_options(&s, "completeTurn", &opts, "completeTurn options")?;
         self.run(|i| with!(i, e => e.complete_turn(&s, o)))
     }
 }

@@ -2,8 +2,7 @@
 //! changed since the session's previous snapshot becomes one checkpoint: the command's
 //! (`shell`) or the person's (`external`), as its `attribution` says.
 
-use super::{Engine, Inner, Result, session_id};
-use crate::convert::options;
+use super::{Engine, Inner, Result};
 use crate::error::JsErr;
 use rewind_core::{ErrorKind, shell};
 use wasm_bindgen::prelude::*;
@@ -20,8 +19,9 @@ impl Engine {
         #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session: JsValue,
         #[wasm_bindgen(unchecked_param_type = "SnapshotWorkspaceOptions")] opts: JsValue,
     ) -> Result<JsValue> {
-        let s = session_id(&session)?;
-        let o: shell::Options = options(&opts, "snapshotWorkspace options")?;
+        let s = self.session(&session, "snapshotWorkspace")?;
+        let o: shell::Options =
+            self.target_options(&s, "snapshotWorkspace", &opts, "snapshotWorkspace options")?;
         // Checked here, before the core reads or commits anything, so the message can name the
         // JS method that is missing.
         if let Inner::Store(e) = &self.inner

@@ -3,28 +3,23 @@
 //! candidates. Turns (and the prompts that start them) are also `#N` (the Nth turn of the active
 //! branch, from 1), `@` (the latest) and `@-N` (N before the latest).
 //!
-//! Prefixes are looked up with one index range scan of the store (`ids_with_prefix`); a whole id
+//! The resolving is the core's ([`rewind_core::refs`], shared with the JS and JSON-RPC APIs);
+//! what is here are the CLI's words for its refusals (which command lists the ids). A whole id
 //! is passed on unchanged, so an unknown one is the engine's own `not_found`.
 
 mod turns;
 
 pub(crate) use turns::branch_turns;
-use turns::{TurnSpec, numbered};
 
 use super::{CliError, NativeEngine};
 use rewind_core::ErrorKind;
 use rewind_core::id::{
     CheckpointId, CommandId, JournalId, MessageId, OperationId, SessionId, TurnId,
 };
-use rewind_host::store::IdTable;
+use rewind_core::ports::{IdTable, Store};
+use rewind_core::refs::{self, Found, Position};
 
-/// Candidates listed when a prefix is ambiguous.
-const SHOWN: usize = 8;
-
-/// The shortest prefix a command that changes anything accepts: `rewind undo 0` matching the one
-/// operation whose id starts with 0 is a slip, not a choice. Reading commands take any unique
-/// prefix.
-pub(super) const MIN_PREFIX_TO_CHANGE: usize = 4;
+pub(super) use rewind_core::refs::MIN_PREFIX_TO_CHANGE;
 
 struct Kind {
     table: IdTable,
@@ -71,17 +66,7 @@ const JOURNAL: Kind = Kind {
     listed_by: "rewind recover",
 };
 
-/// What a prefix matched.
-enum Found {
-    /// Exactly one id (or a whole id nothing matched, for the engine to judge).
-    One(String),
-    /// Nothing.
-    None,
-    /// Several: the first few.
-    Many(Vec<String>),
-}
-
-/// Look `typed` up among the ids of `kind`.
+/// Look `typed` up among the ids of `kind` (the core's lookup, in the CLI's words).
 fn lookup(
     at: Lookup<'_>,
     kind: &Kind,
@@ -89,30 +74,51 @@ fn lookup(
     typed: &str,
 ) -> Result<Found, CliError> {
     well_formed(kind, typed)?;
-    let typed = typed.trim();
-    let full = if typed.starts_with(kind.prefix) {
-        typed.to_owned()
-    } else {
-        format!("{}{}", kind.prefix, typed.to_ascii_lowercase())
-    };
-    let mut found = at
-        .engine
-        .store()
-        .ids_with_prefix(kind.table, session, &full, SHOWN + 1)
-        .map_err(|e| CliError::new(e.error_kind(), e.to_string()))?;
-    if found.contains(&full) {
-        return Ok(Found::One(full));
+    refs::find(at.store(), kind.table, session, typed, at.changing).map_err(|e| said(typed, e))
+}
+
+/// A core refusal in the CLI's words (which command lists the ids, what to type).
+fn said(typed: &str, e: refs::Error) -> CliError {
+    match e {
+        refs::Error::Malformed { table, .. } => parse_error(kind_of(table), typed),
+        refs::Error::TooShort { table, .. } => too_short(kind_of(table), typed),
+        refs::Error::NoMatch { table, .. } => not_found(kind_of(table), typed),
+        refs::Error::NoTurnOrMessage { typed } => CliError::new(
+            ErrorKind::NotFound,
+            format!(
+                "no turn or message id starts with `{typed}`: `rewind log` lists them (or name \
+                 a turn as #N, @ or @-N)"
+            ),
+        ),
+        refs::Error::Ambiguous { ref candidates, .. } => {
+            let ids = candidates.clone();
+            CliError::new(ErrorKind::InvalidInput, e.to_string()).with_candidates(ids)
+        }
+        e => CliError::from_engine(rewind_core::Coded::code(&e), e),
     }
-    let given = full.len() - kind.prefix.len();
-    if at.changing && given < MIN_PREFIX_TO_CHANGE && !found.is_empty() {
-        return Err(too_short(kind, typed));
+}
+
+fn kind_of(table: IdTable) -> &'static Kind {
+    match table {
+        IdTable::Sessions => &SESSION,
+        IdTable::Messages => &MESSAGE,
+        IdTable::Turns => &TURN,
+        IdTable::Checkpoints => &CHECKPOINT,
+        IdTable::Operations => &OPERATION,
+        IdTable::Journals => &JOURNAL,
     }
-    Ok(match found.len() {
-        0 if typed.starts_with(kind.prefix) => Found::One(full),
-        0 => Found::None,
-        1 => Found::One(found.remove(0)),
-        _ => Found::Many(found),
-    })
+}
+
+fn not_found(kind: &Kind, typed: &str) -> CliError {
+    CliError::new(
+        ErrorKind::NotFound,
+        format!(
+            "no {} id starts with `{}`: `{}` lists them",
+            kind.what,
+            typed.trim(),
+            kind.listed_by
+        ),
+    )
 }
 
 /// Where a lookup runs: the opened engine, and whether the command changes anything.
@@ -120,6 +126,12 @@ fn lookup(
 pub(super) struct Lookup<'a> {
     pub(super) engine: &'a NativeEngine,
     pub(super) changing: bool,
+}
+
+impl Lookup<'_> {
+    fn store(&self) -> &dyn Store {
+        self.engine.store()
+    }
 }
 
 fn too_short(kind: &Kind, typed: &str) -> CliError {
@@ -156,33 +168,7 @@ fn parse_error(kind: &Kind, typed: &str) -> CliError {
 }
 
 fn one(kind: &Kind, typed: &str, found: Found) -> Result<String, CliError> {
-    match found {
-        Found::One(id) => Ok(id),
-        Found::None => Err(CliError::new(
-            ErrorKind::NotFound,
-            format!(
-                "no {} id starts with `{}`: `{}` lists them",
-                kind.what,
-                typed.trim(),
-                kind.listed_by
-            ),
-        )),
-        Found::Many(ids) => Err(ambiguous(kind.what, typed, ids)),
-    }
-}
-
-fn ambiguous(what: &str, typed: &str, ids: Vec<String>) -> CliError {
-    let more = if ids.len() > SHOWN { ", …" } else { "" };
-    let shown: Vec<&str> = ids.iter().take(SHOWN).map(String::as_str).collect();
-    CliError::new(
-        ErrorKind::InvalidInput,
-        format!(
-            "`{}` is ambiguous: it starts {what} ids {}{more}; type more of the id",
-            typed.trim(),
-            shown.join(", ")
-        ),
-    )
-    .with_candidates(ids.into_iter().take(SHOWN).collect())
+    refs::one(kind.table, typed, found).map_err(|e| said(typed, e))
 }
 
 fn parsed<T: std::str::FromStr<Err = rewind_core::id::IdError>>(id: &str) -> Result<T, CliError> {
@@ -192,24 +178,7 @@ fn parsed<T: std::str::FromStr<Err = rewind_core::id::IdError>>(id: &str) -> Res
 /// Whether `typed` could name an id of `kind` at all (checked before anything is opened, so a
 /// malformed id changes nothing, not even by creating a store).
 fn well_formed(kind: &Kind, typed: &str) -> Result<(), CliError> {
-    let t = typed.trim();
-    let ok = match t.strip_prefix(kind.prefix) {
-        Some(rest) => {
-            !rest.is_empty()
-                && rest.len() <= 120
-                && rest
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-        }
-        // A bare prefix is hex, the alphabet of the short ids the CLI shows: anything else
-        // (`not-an-id`, another kind's `trn_…`) is a mistake, not a prefix.
-        None => !t.is_empty() && t.len() <= 120 && t.bytes().all(|b| b.is_ascii_hexdigit()),
-    };
-    if ok {
-        Ok(())
-    } else {
-        Err(parse_error(kind, typed))
-    }
+    refs::well_formed(kind.table, typed).map_err(|_| parse_error(kind, typed))
 }
 
 /// An id argument as typed, checked for form; [`Ref::resolve`] finds what it names.
@@ -284,10 +253,26 @@ pub(super) fn journal(at: Lookup<'_>, typed: &str) -> Result<JournalId, CliError
 
 /// A turn position (`#N`, `@`, `@-N`) checked for form.
 fn check_position(text: &str) -> Option<Result<(), CliError>> {
-    TurnSpec::parse(text.trim()).map(|r| {
-        r.map(|_| ())
-            .map_err(|why| CliError::new(ErrorKind::InvalidInput, why))
-    })
+    Position::parse(text).map(|r| r.map(|_| ()).map_err(position_error))
+}
+
+fn position_error(e: refs::Error) -> CliError {
+    CliError::from_engine(rewind_core::Coded::code(&e), e)
+}
+
+/// `#N`, `@`, `@-N` as a turn of the active branch; `None` when `typed` is not of that form.
+fn numbered(
+    at: Lookup<'_>,
+    s: &SessionId,
+    typed: &str,
+) -> Result<Option<rewind_core::model::Turn>, CliError> {
+    let Some(p) = Position::parse(typed) else {
+        return Ok(None);
+    };
+    let p = p.map_err(position_error)?;
+    refs::turn_at(at.store(), s, p, typed)
+        .map(Some)
+        .map_err(position_error)
 }
 
 /// A message; `#N` / `@` / `@-N` name a turn's prompt.
@@ -296,7 +281,7 @@ impl Typed for MessageId {
         check_position(text).unwrap_or_else(|| well_formed(&MESSAGE, text))
     }
     fn resolve(at: Lookup<'_>, s: &SessionId, text: &str) -> Result<Self, CliError> {
-        if let Some(turn) = numbered(at.engine, s, text)? {
+        if let Some(turn) = numbered(at, s, text)? {
             return Ok(turn.prompt_id);
         }
         parsed(&one(&MESSAGE, text, lookup(at, &MESSAGE, Some(s), text)?)?)
@@ -309,7 +294,7 @@ impl Typed for TurnId {
         check_position(text).unwrap_or_else(|| well_formed(&TURN, text))
     }
     fn resolve(at: Lookup<'_>, s: &SessionId, text: &str) -> Result<Self, CliError> {
-        if let Some(turn) = numbered(at.engine, s, text)? {
+        if let Some(turn) = numbered(at, s, text)? {
             return Ok(turn.id);
         }
         parsed(&one(&TURN, text, lookup(at, &TURN, Some(s), text)?)?)
@@ -327,38 +312,9 @@ impl Typed for TurnOrMessage {
             .unwrap_or_else(|| well_formed(&TURN, text).or_else(|_| well_formed(&MESSAGE, text)))
     }
     fn resolve(at: Lookup<'_>, s: &SessionId, text: &str) -> Result<Self, CliError> {
-        if let Some(turn) = numbered(at.engine, s, text)? {
-            return Ok(Self(turn.id.to_string()));
-        }
-        let t = text.trim();
-        if t.starts_with(TurnId::PREFIX) {
-            return one(&TURN, text, lookup(at, &TURN, Some(s), text)?).map(Self);
-        }
-        if t.starts_with(MessageId::PREFIX) {
-            return one(&MESSAGE, text, lookup(at, &MESSAGE, Some(s), text)?).map(Self);
-        }
-        let mut all = Vec::new();
-        for found in [
-            lookup(at, &TURN, Some(s), text)?,
-            lookup(at, &MESSAGE, Some(s), text)?,
-        ] {
-            match found {
-                Found::One(id) => all.push(id),
-                Found::Many(ids) => all.extend(ids),
-                Found::None => {}
-            }
-        }
-        match all.len() {
-            0 => Err(CliError::new(
-                ErrorKind::NotFound,
-                format!(
-                    "no turn or message id starts with `{t}`: `rewind log` lists them (or name \
-                     a turn as #N, @ or @-N)"
-                ),
-            )),
-            1 => Ok(Self(all.remove(0))),
-            _ => Err(ambiguous("turn and message", text, all)),
-        }
+        refs::turn_or_message(at.store(), s, text, at.changing)
+            .map(Self)
+            .map_err(|e| said(text, e))
     }
 }
 
