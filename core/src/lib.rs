@@ -107,6 +107,8 @@ pub mod path;
 pub mod ports;
 pub mod record;
 pub mod recover;
+pub mod remove;
+pub mod rename;
 pub mod replay;
 pub mod resume;
 pub mod revise;
