@@ -90,6 +90,8 @@ pub const METHODS: &[(&str, Params)] = &[
     ("operations", Params::Session),
     ("gc", Params::Options),
     ("stats", Params::None),
+    ("renameSession", Params::SessionOptions),
+    ("removeSession", Params::SessionOptions),
 ];
 
 /// The arguments of a method, or `None` for a name that is not one.
@@ -259,6 +261,14 @@ pub fn call<S: StoreWrite, W: Workspace>(
         "operations" => out(e.operations(&a.session()?).map(|d| d.items)),
         "gc" => gc(e, &mut a),
         "stats" => out(e.stats()),
+        "renameSession" => {
+            let s = a.session()?;
+            out(e.rename_session(&s, a.options()?))
+        }
+        "removeSession" => {
+            let s = a.session()?;
+            out(e.remove_session(&s, a.options()?))
+        }
         // `known` only returns names of METHODS, and every one has an arm above (a unit test
         // calls each).
         other => Err(RpcError::input(format!("unknown method {other:?}"))),

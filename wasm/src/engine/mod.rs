@@ -52,6 +52,7 @@ mod diff;
 mod maintenance;
 mod memory;
 mod record;
+mod sessions;
 mod shell;
 
 /// The rewind engine over a JS workspace and an in-memory or JS store.
