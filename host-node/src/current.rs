@@ -76,10 +76,10 @@ mod tests {
         assert_eq!(read(&db), None, "missing");
         let id: SessionId = "ses_abc-1".parse().expect("id");
         mark(&db, &id).expect("mark");
-        assert_eq!(read(&db), Some(id));
+        assert_eq!(read(&db), Some(id.clone()));
         let other: SessionId = "ses_def".parse().expect("id");
         mark(&db, &other).expect("mark again");
-        assert_eq!(read(&db), Some(other));
+        assert_eq!(read(&db), Some(other.clone()));
         for garbage in [&b"not an id"[..], b"", b"\xff\xfe", &[b'x'; 5000][..]] {
             std::fs::write(path_for(&db), garbage).expect("write");
             assert_eq!(read(&db), None, "{:?}", String::from_utf8_lossy(garbage));

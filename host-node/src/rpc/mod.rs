@@ -164,6 +164,19 @@ fn gc<S: StoreWrite, W: Workspace>(e: &mut Engine<S, W>, a: &mut Args) -> Result
     out(e.gc(opts, dry_run))
 }
 
+/// `renameSession` and `removeSession`: a session and its options.
+fn manage<S: StoreWrite, W: Workspace>(
+    e: &mut Engine<S, W>,
+    method: &str,
+    a: &mut Args,
+) -> Result<Value, RpcError> {
+    let s = a.session()?;
+    match method {
+        "renameSession" => out(e.rename_session(&s, a.options()?)),
+        _ => out(e.remove_session(&s, a.options()?)),
+    }
+}
+
 /// Run one method. `params` is the JSON array of the JS method's arguments (`null` for none).
 /// Every argument is read and checked before the verb runs, so a refused call changed nothing.
 pub fn call<S: StoreWrite, W: Workspace>(
@@ -253,22 +266,12 @@ pub fn call<S: StoreWrite, W: Workspace>(
             out(e.side_chat(&s, a.options()?).map(Settle::settled))
         }
         "resume" => out(e.resume(&a.session()?)),
-        "recover" => {
-            let s = a.opt_session()?;
-            out(e.recover(s.as_ref()))
-        }
+        "recover" => out(e.recover(a.opt_session()?.as_ref())),
         "checkpoints" => out(e.checkpoints(&a.session()?)),
         "operations" => out(e.operations(&a.session()?).map(|d| d.items)),
         "gc" => gc(e, &mut a),
         "stats" => out(e.stats()),
-        "renameSession" => {
-            let s = a.session()?;
-            out(e.rename_session(&s, a.options()?))
-        }
-        "removeSession" => {
-            let s = a.session()?;
-            out(e.remove_session(&s, a.options()?))
-        }
+        "renameSession" | "removeSession" => manage(e, method, &mut a),
         // `known` only returns names of METHODS, and every one has an arm above (a unit test
         // calls each).
         other => Err(RpcError::input(format!("unknown method {other:?}"))),
