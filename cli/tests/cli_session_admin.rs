@@ -148,11 +148,7 @@ fn rm_refuses_forks_then_removes_leaves_and_clears_the_current_session() {
     let out = b.ok(&["session", "rm", &fork]);
     assert_eq!(out["applied"].as_bool(), Some(true));
     let (list, log, ops) = state(&b, &ses);
-    assert_eq!(
-        (log, ops),
-        (before.1.clone(), before.2.clone()),
-        "the parent is exact"
-    );
+    assert_eq!((log, ops), (before.1, before.2), "the parent is exact");
     assert_eq!(list.as_array().map(Vec::len), Some(1));
     b.ok(&["preview", &ses, "--to", "#1"]);
 

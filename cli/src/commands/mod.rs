@@ -133,7 +133,7 @@ enum Command {
     Status(status::Args),
     /// Build rewind sessions from an agent's own records of its sessions in this workspace.
     Import(import::Args),
-    /// Create, list or pick the current session.
+    /// Create, list, pick (the current one), rename or remove sessions.
     #[command(subcommand)]
     Session(session::Args),
     /// Record a user prompt (starts a turn).

@@ -188,7 +188,7 @@ fn remove_with_forks_takes_the_whole_subtree_in_one_batch() {
         .into_iter()
         .map(|s| s.id)
         .collect();
-    assert_eq!(left, [other.clone()]);
+    assert_eq!(left, std::slice::from_ref(&other));
     for gone in [&s, &child, &grand] {
         assert!(e.store().messages(gone).expect("read").is_empty());
         assert!(e.store().checkpoints(gone).expect("read").is_empty());
