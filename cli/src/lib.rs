@@ -35,6 +35,10 @@ pub use error::CliError;
 /// a closed pipe ends quietly with the command's own code; any other failure to write the output
 /// (a full disk) is said on stderr and exits 3, since the person did not get the result.
 pub fn main() -> i32 {
+    // `COMPLETE=<shell> rewind …`: the shell asking for candidates (see `completions`).
+    if commands::complete_if_asked() {
+        return 0;
+    }
     let cli = match commands::parse() {
         Ok(cli) => cli,
         Err(e) => {

@@ -306,6 +306,22 @@ impl<S: StoreWrite, W: Workspace> Engine<S, W> {
     pub fn gc(&mut self, opts: gc::Options, dry_run: bool) -> Result<gc::Outcome, gc::Error> {
         gc::gc(&mut self.ports(), opts, dry_run)
     }
+    /// Set a session's title (see [`crate::rename`]).
+    pub fn rename_session(
+        &mut self,
+        s: &SessionId,
+        opts: crate::rename::Options,
+    ) -> Result<crate::rename::Outcome, crate::rename::Error> {
+        crate::rename::rename(&mut self.ports(), s, opts)
+    }
+    /// Delete a session, and with `with_forks` its forks (see [`crate::remove`]).
+    pub fn remove_session(
+        &mut self,
+        s: &SessionId,
+        opts: crate::remove::Options,
+    ) -> Result<crate::remove::Outcome, crate::remove::Error> {
+        crate::remove::remove(&mut self.ports(), s, opts)
+    }
     /// Bytes recorded versus bytes stored.
     pub fn stats(&mut self) -> Result<crate::stats::Stats, load::Error> {
         crate::stats::stats(&self.ports())

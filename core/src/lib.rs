@@ -108,6 +108,8 @@ pub mod ports;
 pub mod record;
 pub mod recover;
 pub mod refs;
+pub mod remove;
+pub mod rename;
 pub mod replay;
 pub mod resume;
 pub mod revise;

@@ -29,6 +29,21 @@ pub fn mark(db: &Path, session: &SessionId) -> Result<(), HostError> {
     crate::disk::write_own_file(&path_for(db), body.as_bytes())
 }
 
+/// Stop naming a current session, if the one marked is `session` (a removed session must not
+/// stay current; another one marked meanwhile stays). A missing file is fine.
+pub fn clear_if(db: &Path, session: &SessionId) -> Result<(), HostError> {
+    if read(db).as_ref() != Some(session) {
+        return Ok(());
+    }
+    match std::fs::remove_file(path_for(db)) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(HostError::io(format!(
+            "cannot remove {}: {e}",
+            path_for(db).display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// The current session, if one was marked. Reads only: a missing, unreadable or garbled file
 /// (or anything but a regular file) is `None`. Whether the session still exists is the caller's
 /// question.
@@ -61,15 +76,24 @@ mod tests {
         assert_eq!(read(&db), None, "missing");
         let id: SessionId = "ses_abc-1".parse().expect("id");
         mark(&db, &id).expect("mark");
-        assert_eq!(read(&db), Some(id));
+        assert_eq!(read(&db), Some(id.clone()));
         let other: SessionId = "ses_def".parse().expect("id");
         mark(&db, &other).expect("mark again");
-        assert_eq!(read(&db), Some(other));
+        assert_eq!(read(&db), Some(other.clone()));
         for garbage in [&b"not an id"[..], b"", b"\xff\xfe", &[b'x'; 5000][..]] {
             std::fs::write(path_for(&db), garbage).expect("write");
             assert_eq!(read(&db), None, "{:?}", String::from_utf8_lossy(garbage));
         }
-        std::fs::remove_file(path_for(&db)).expect("rm");
+        mark(&db, &other).expect("mark");
+        clear_if(&db, &id).expect("not the current one");
+        assert_eq!(
+            read(&db),
+            Some(other.clone()),
+            "another session stays current"
+        );
+        clear_if(&db, &other).expect("clear");
+        assert_eq!(read(&db), None);
+        clear_if(&db, &other).expect("already clear");
         std::fs::create_dir(path_for(&db)).expect("dir");
         assert_eq!(read(&db), None, "a directory");
     }

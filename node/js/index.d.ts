@@ -35,7 +35,9 @@ export type EngineMethod =
   | 'checkpoints'
   | 'operations'
   | 'gc'
-  | 'stats';
+  | 'stats'
+  | 'renameSession'
+  | 'removeSession';
 
 /** `Engine.open` options. */
 export interface OpenOptions {

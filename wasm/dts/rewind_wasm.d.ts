@@ -276,6 +276,52 @@ export type OperationKind = "file_rewind" | "conversation_rewind" | "both" | "un
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 
+/** `renameSession` options. */
+export interface RenameSessionOptions {
+    /** The new title: trimmed, then 1 to 500 characters with no control character. */
+    title: string;
+}
+/** What `renameSession` did. */
+export interface RenameOutcome {
+    sessionId: string;
+    /** The title now. */
+    title: string;
+    previousTitle: string;
+    /** False when the title was already this one: nothing was written. */
+    changed: boolean;
+}
+/** `removeSession` options. */
+export interface RemoveSessionOptions {
+    /** Remove the session's forks and side chats (and theirs) with it; without it a session
+     * that has any is refused with `conflict`. */
+    withForks?: boolean;
+    /** Only plan: say what would be removed, write nothing. */
+    dryRun?: boolean;
+}
+/** One session a removal deletes. */
+export interface RemovedSession {
+    sessionId: string;
+    parentId: string | null;
+    kind: SessionKind;
+    title: string;
+    /** Messages stored, on every branch. */
+    messages: number;
+    turns: number;
+    checkpoints: number;
+    operations: number;
+}
+/** What `removeSession` did (or would do, for a dry run). Blobs are not deleted: `gc` frees
+ * the content only removed sessions referenced. */
+export interface RemoveOutcome {
+    sessionId: string;
+    /** The session asked for first, then its forks, parents before children. */
+    removed: RemovedSession[];
+    /** False for a dry run. */
+    applied: boolean;
+}
+
+
+
 /** `undo` and `redo`: the file part (its `operationId` is the undo's own) and the cursor. */
 export interface UndoOutcome extends ApplyOutcome {
     /** The operation taken back. */
@@ -972,6 +1018,17 @@ export class Engine {
      * Redo: take back the latest undo still in effect.
      */
     redo(sessionId: string, opts?: RedoOptions): UndoOutcome;
+    /**
+     * Delete a session and every row it owns, in one commit. A session with forks or side
+     * chats is refused (`conflict`, naming them) unless `withForks`; so is one with a running
+     * turn or a pending journal. Blobs stay until `gc`; `dryRun` only plans.
+     */
+    removeSession(sessionId: string, opts?: RemoveSessionOptions | null): RemoveOutcome;
+    /**
+     * Set a session's title (trimmed; 1 to 500 characters, one line). Nothing else changes; the
+     * same title again writes nothing (`changed: false`).
+     */
+    renameSession(sessionId: string, opts: RenameSessionOptions): RenameOutcome;
     /**
      * A session's derived state: transcript, running turn, undoable operations, diagnostics.
      */

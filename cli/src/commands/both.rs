@@ -14,7 +14,7 @@ pub(super) struct Args {
     // `--since`: the file rewinds' old spelling of `--to`, taken by every rewind alike.
     #[arg(alias = "since")]
     /// The prompt to go back to: an id or prefix, or #N, @, @-1.
-    #[arg(long, value_name = "TARGET")]
+    #[arg(long, value_name = "TARGET", add = super::candidates::turns())]
     to: String,
     /// How to treat unsafe files.
     #[arg(long, value_enum, default_value_t)]

@@ -21,6 +21,23 @@ pub(super) fn run(a: &Args) -> Result<Report, CliError> {
     Ok(Report::raw(text))
 }
 
+/// Answer the shell when it asks for completions (`COMPLETE=<shell> rewind -- <words>`, or
+/// `COMPLETE=<shell> rewind` for the registration script): true when it did, and the process
+/// should end. The candidates come from the store read-only (`candidates`); a failure to
+/// answer is no candidates, never an error the shell would print.
+pub(crate) fn complete_if_asked() -> bool {
+    let asked = std::env::var_os("COMPLETE").is_some_and(|v| !v.is_empty() && v != "0");
+    if !asked {
+        return false;
+    }
+    let args = std::env::args_os();
+    let cwd = std::env::current_dir().ok();
+    let answered =
+        clap_complete::CompleteEnv::with_factory(Cli::command).try_complete(args, cwd.as_deref());
+    // Not a completion request after all (an unknown shell is one, answered with nothing).
+    !matches!(answered, Ok(false))
+}
+
 /// The man page of `rewind` with every subcommand in it.
 pub(super) fn man() -> Result<Report, CliError> {
     let cmd = Cli::command();

@@ -124,7 +124,7 @@ impl Context {
 #[derive(Debug, clap::Args)]
 pub(crate) struct SessionArg {
     /// The session (default: the current one, see `rewind session use`; or the store's only one).
-    #[arg(value_name = "SESSION")]
+    #[arg(value_name = "SESSION", add = super::candidates::sessions())]
     pub(crate) session: Option<String>,
 }
 

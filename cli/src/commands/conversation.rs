@@ -14,7 +14,7 @@ pub(super) struct Args {
     #[arg(alias = "since")]
     /// The prompt to go back to: an id or prefix, or #N, @, @-1 (an assistant message maps to its
     /// prompt).
-    #[arg(long, value_name = "TARGET")]
+    #[arg(long, value_name = "TARGET", add = super::candidates::turns())]
     to: String,
 }
 

@@ -23,13 +23,13 @@ pub(super) struct Args {
     #[command(flatten)]
     session: SessionArg,
     /// Fork through the turn of this message.
-    #[arg(long, value_name = "MSG")]
+    #[arg(long, value_name = "MSG", add = super::candidates::turns())]
     at: Option<String>,
     /// Fork right after this checkpoint.
-    #[arg(long, value_name = "ID")]
+    #[arg(long, value_name = "ID", add = super::candidates::checkpoints())]
     checkpoint: Option<String>,
     /// Fork at this completed turn's stable boundary (conversation only).
-    #[arg(long, value_name = "TURN")]
+    #[arg(long, value_name = "TURN", add = super::candidates::turns())]
     turn: Option<String>,
     /// Idempotency key (any key of yours: a UUID, `cmd_…`): the same key returns the same child
     /// and writes nothing.

@@ -5,6 +5,7 @@
 mod agent_resume;
 mod apply;
 mod both;
+mod candidates;
 mod checkpoints;
 mod completions;
 mod config;
@@ -35,6 +36,7 @@ mod report;
 mod resume;
 mod revise;
 mod session;
+mod session_admin;
 mod shell;
 mod show;
 mod side_chat;
@@ -47,6 +49,7 @@ mod undo;
 mod verdict;
 mod watch;
 
+pub(crate) use completions::complete_if_asked;
 pub(crate) use help::parse;
 pub use report::Report;
 
@@ -130,7 +133,7 @@ enum Command {
     Status(status::Args),
     /// Build rewind sessions from an agent's own records of its sessions in this workspace.
     Import(import::Args),
-    /// Create, list or pick the current session.
+    /// Create, list, pick (the current one), rename or remove sessions.
     #[command(subcommand)]
     Session(session::Args),
     /// Record a user prompt (starts a turn).

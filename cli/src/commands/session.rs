@@ -1,5 +1,6 @@
-//! `rewind session new|list|use`. The session `new` starts, or `use` names, becomes the workspace's
-//! current session: the one every other command acts on when it is given none.
+//! `rewind session new|list|use|rename|rm`. The session `new` starts, or `use` names, becomes the
+//! workspace's current session: the one every other command acts on when it is given none.
+//! `rename` and `rm` are in `session_admin`.
 
 use super::{CliError, Context, Report, Verb};
 use crate::style::{Role, Style, count, visible};
@@ -24,7 +25,32 @@ pub(super) enum Args {
     /// Make a session the current one: commands given no session act on it.
     Use {
         /// The session.
+        #[arg(add = super::candidates::sessions())]
         session: String,
+    },
+    /// Give a session a new title (nothing else changes): `rename TITLE` retitles the current one.
+    #[command(allow_missing_positional = true)]
+    Rename {
+        /// The session (an id or a unique prefix of at least 4 characters; default: the current
+        /// one).
+        #[arg(add = super::candidates::sessions())]
+        session: Option<String>,
+        /// Its new title (one line, 1 to 500 characters).
+        title: String,
+    },
+    /// Delete a session and everything recorded in it; workspace files are not touched.
+    #[command(visible_alias = "remove")]
+    Rm {
+        /// The session (an id or a unique prefix of at least 4 characters).
+        #[arg(add = super::candidates::sessions())]
+        session: String,
+        /// Also delete its forks and side chats (and theirs); without it a session that has
+        /// any is refused.
+        #[arg(long)]
+        with_forks: bool,
+        /// Show what would be deleted; delete nothing.
+        #[arg(long)]
+        dry_run: bool,
     },
 }
 
@@ -127,6 +153,12 @@ pub(super) fn run(ctx: &Context, args: Args) -> Result<Report, CliError> {
             let text = format!("current session: {}  {}", s.id, visible(&s.title));
             Ok(Report::new(&s, text))
         }
+        Args::Rename { session, title } => super::session_admin::rename(ctx, session, &title),
+        Args::Rm {
+            session,
+            with_forks,
+            dry_run,
+        } => super::session_admin::rm(ctx, &session, with_forks, dry_run),
         Args::List => {
             let engine = ctx.engine(Verb::ListSessions)?;
             let sessions = engine.sessions()?;

@@ -20,7 +20,7 @@ use std::fmt::Write as _;
 #[derive(Debug, clap::Args)]
 pub(super) struct Args {
     /// The turn (#N, @, @-1, a turn id or prefix, or a message of it).
-    #[arg(value_name = "TURN")]
+    #[arg(value_name = "TURN", add = super::candidates::turns())]
     turn: String,
     #[command(flatten)]
     session: SessionArg,

@@ -15,13 +15,13 @@ pub(super) struct TargetArgs {
     #[command(flatten)]
     pub(super) session: SessionArg,
     /// Back to before this prompt (#N, @, @-1, an id or prefix): its turn and everything after.
-    #[arg(long, alias = "since", value_name = "TARGET")]
+    #[arg(long, alias = "since", value_name = "TARGET", add = super::candidates::turns())]
     to: Option<String>,
     /// Only this turn (#N, @, @-1, a turn id, or a message of it).
-    #[arg(long, value_name = "TURN")]
+    #[arg(long, value_name = "TURN", add = super::candidates::turns())]
     turn: Option<String>,
     /// Only this checkpoint (an id or a unique prefix).
-    #[arg(long, value_name = "ID")]
+    #[arg(long, value_name = "ID", add = super::candidates::checkpoints())]
     checkpoint: Option<String>,
     /// Only these paths (repeatable; a directory covers what is below it).
     #[arg(long = "path", value_name = "P")]

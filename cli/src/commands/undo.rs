@@ -20,6 +20,7 @@ pub(super) struct Args {
     session: SessionArg,
     /// The operation to take back (an id or unique prefix, see `rewind ops`; default: the
     /// latest rewind still in effect).
+    #[arg(add = super::candidates::operations())]
     operation: Option<String>,
     /// How to treat files edited since.
     #[arg(long, value_enum, default_value_t)]

@@ -16,6 +16,7 @@ mod ignored;
 mod props;
 mod race;
 mod record;
+mod sessions;
 mod shell;
 mod shell_attribution;
 mod snapshot;

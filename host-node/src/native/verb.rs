@@ -48,6 +48,8 @@ pub enum Verb {
     RetryLastReply,
     /// `sideChat`, `rewind side-chat`.
     SideChat,
+    /// Set a session's title (`renameSession`, `rewind session rename`).
+    RenameSession,
     /// One agent hook event (`rewind hook`): a session, a prompt, an edit, a snapshot, a
     /// turn's end; it never writes workspace files.
     HookEvent,
@@ -81,6 +83,9 @@ pub enum Verb {
     // Maintenance: the apply lock, no workspace writes.
     /// `gc`, `rewind gc`.
     Gc,
+    /// Delete a session and its rows (`removeSession`, `rewind session rm`): no workspace
+    /// writes, but under the apply lock so no apply runs in it meanwhile.
+    RemoveSession,
 }
 
 impl Verb {
@@ -106,6 +111,7 @@ impl Verb {
             | Self::CompleteTurn
             | Self::RetryLastReply
             | Self::SideChat
+            | Self::RenameSession
             | Self::HookEvent
             | Self::ImportAgentSession
             | Self::RewindConversation
@@ -120,7 +126,7 @@ impl Verb {
             | Self::ApplyFileRewind
             | Self::Undo
             | Self::Recover => Access::Rewrite,
-            Self::Gc => Access::Maintain,
+            Self::Gc | Self::RemoveSession => Access::Maintain,
         }
     }
 }

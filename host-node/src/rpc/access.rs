@@ -51,6 +51,8 @@ pub fn verb(method: &str, params: &Value) -> Result<Verb, RpcError> {
         "operations" => Verb::Operations,
         "gc" => Verb::Gc,
         "stats" => Verb::Stats,
+        "renameSession" => Verb::RenameSession,
+        "removeSession" => Verb::RemoveSession,
         other => return Err(RpcError::input(format!("{other}: no verb for this method"))),
     })
 }
@@ -105,5 +107,13 @@ mod tests {
         assert_eq!(with("fork", "workspaceMode", "keep"), Some(Access::Record));
         assert_eq!(access("gc", &json!([])).ok(), Some(Access::Maintain));
         assert_eq!(access("stats", &json!([])).ok(), Some(Access::Read));
+        assert_eq!(
+            access("renameSession", &json!([])).ok(),
+            Some(Access::Record)
+        );
+        assert_eq!(
+            access("removeSession", &json!([])).ok(),
+            Some(Access::Maintain)
+        );
     }
 }

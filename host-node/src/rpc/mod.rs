@@ -91,6 +91,8 @@ pub const METHODS: &[(&str, Params)] = &[
     ("operations", Params::Session),
     ("gc", Params::Options),
     ("stats", Params::None),
+    ("renameSession", Params::SessionOptions),
+    ("removeSession", Params::SessionOptions),
 ];
 
 /// The arguments of a method, or `None` for a name that is not one.
@@ -161,6 +163,19 @@ fn gc<S: StoreWrite, W: Workspace>(e: &mut Engine<S, W>, a: &mut Args) -> Result
     };
     let opts: rewind_core::gc::Options = a.parse(o)?;
     out(e.gc(opts, dry_run))
+}
+
+/// `renameSession` and `removeSession`: a session and its options.
+fn manage<S: StoreWrite, W: Workspace>(
+    e: &mut Engine<S, W>,
+    method: &str,
+    a: &mut Args,
+) -> Result<Value, RpcError> {
+    let s = a.session()?;
+    match method {
+        "renameSession" => out(e.rename_session(&s, a.options()?)),
+        _ => out(e.remove_session(&s, a.options()?)),
+    }
 }
 
 /// Run one method. `params` is the JSON array of the JS method's arguments (`null` for none).
@@ -253,14 +268,12 @@ pub fn call<S: StoreWrite, W: Workspace>(
             out(e.side_chat(&s, a.options()?).map(Settle::settled))
         }
         "resume" => out(e.resume(&a.session()?)),
-        "recover" => {
-            let s = a.opt_session()?;
-            out(e.recover(s.as_ref()))
-        }
+        "recover" => out(e.recover(a.opt_session()?.as_ref())),
         "checkpoints" => out(e.checkpoints(&a.session()?)),
         "operations" => out(e.operations(&a.session()?).map(|d| d.items)),
         "gc" => gc(e, &mut a),
         "stats" => out(e.stats()),
+        "renameSession" | "removeSession" => manage(e, method, &mut a),
         // `known` only returns names of METHODS, and every one has an arm above (a unit test
         // calls each).
         other => Err(RpcError::input(format!("unknown method {other:?}"))),

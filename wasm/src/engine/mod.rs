@@ -51,6 +51,7 @@ mod diff;
 mod maintenance;
 mod memory;
 mod record;
+mod sessions;
 mod shell;
 mod targets;
 

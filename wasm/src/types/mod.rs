@@ -9,6 +9,7 @@
 mod agent;
 mod inputs;
 mod outputs;
+mod sessions;
 mod undo;
 
 use wasm_bindgen::prelude::*;
