@@ -13,8 +13,8 @@
 use rewind_bench::harness::Result;
 use rewind_bench::report::{self, Table};
 use rewind_bench::{
-    checkpoint, cli_log, corpus, hashing, hook, ops, reload, resume, scaling, serve, session, shell,
-    shell_ignored, storage,
+    checkpoint, cli_log, corpus, hashing, hook, ops, reload, resume, scaling, serve, session,
+    shell, shell_ignored, storage,
 };
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

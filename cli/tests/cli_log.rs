@@ -139,14 +139,32 @@ fn fixture() -> Fixture {
     );
     std::fs::remove_file(f.b.path("old.txt")).expect("rm");
     let session = f.session.clone();
-    let t2 = s(&f.rec(&["prompt", &session, "--text", "Remove the notes"]), "turnId");
+    let t2 = s(
+        &f.rec(&["prompt", &session, "--text", "Remove the notes"]),
+        "turnId",
+    );
     let before = tempfile::NamedTempFile::new().expect("temp");
     std::fs::write(before.path(), b"obsolete\n").expect("before");
     let bp = before.path().display().to_string();
     f.rec(&[
-        "edit", &session, "--turn", &t2, "--path", "old.txt", "--before-file", &bp, "--deleted",
+        "edit",
+        &session,
+        "--turn",
+        &t2,
+        "--path",
+        "old.txt",
+        "--before-file",
+        &bp,
+        "--deleted",
     ]);
-    f.rec(&["reply", &session, "--turn", &t2, "--text", "Deleted old.txt."]);
+    f.rec(&[
+        "reply",
+        &session,
+        "--turn",
+        &t2,
+        "--text",
+        "Deleted old.txt.",
+    ]);
     f.rec(&["turn-end", &session, "--turn", &t2]);
     let v2: &[u8] = b"/// Parses tokens.\nfn parse() {\n    tokens().collect()\n}\n";
     f.turn(
@@ -164,7 +182,10 @@ fn log_stat_patch_and_max_count_read_well_with_and_without_colour() {
         ("log_stat", vec!["log", "--stat"]),
         ("log_patch", vec!["log", "-p"]),
         ("log_latest_two", vec!["log", "-n", "2", "--stat"]),
-        ("log_latest_one_patch", vec!["log", "--max-count", "1", "--patch", "--stat"]),
+        (
+            "log_latest_one_patch",
+            vec!["log", "--max-count", "1", "--patch", "--stat"],
+        ),
     ] {
         let mut never = vec!["--color", "never"];
         never.extend(args.iter().copied());
@@ -182,7 +203,10 @@ fn log_stat_patch_and_max_count_read_well_with_and_without_colour() {
     }
     // Without a flag the log is as it was; `-n` larger than the session is the whole log.
     assert_eq!(f.show(&["log", "-n", "9"]), f.show(&["log"]));
-    assert!(f.show(&["log", "-n", "0"]).ends_with("3 turns (the latest 0 shown)\n"));
+    assert!(
+        f.show(&["log", "-n", "0"])
+            .ends_with("3 turns (the latest 0 shown)\n")
+    );
 }
 
 #[test]
@@ -192,7 +216,9 @@ fn log_json_gives_each_turn_the_diff_show_gives_it() {
     let stat = f.b.ok(&["log", "--stat"]);
     let prompts = |doc: &Value| -> Vec<Value> {
         let all = doc["messages"].as_array().expect("messages").clone();
-        all.into_iter().filter(|m| m["turnNumber"].is_u64()).collect()
+        all.into_iter()
+            .filter(|m| m["turnNumber"].is_u64())
+            .collect()
     };
     let (patched, counted) = (prompts(&patch), prompts(&stat));
     assert_eq!(patched.len(), 3, "{patch}");
@@ -207,7 +233,13 @@ fn log_json_gives_each_turn_the_diff_show_gives_it() {
     // Replies carry no diff, and a plain log none at all.
     assert!(patch["messages"][1].get("diff").is_none(), "{patch}");
     let plain = f.b.ok(&["log"]);
-    assert!(plain["messages"].as_array().expect("messages").iter().all(|m| m.get("diff").is_none()));
+    assert!(
+        plain["messages"]
+            .as_array()
+            .expect("messages")
+            .iter()
+            .all(|m| m.get("diff").is_none())
+    );
     // The latest turn only, numbered as in the whole log.
     let last = f.b.ok(&["log", "-n", "1"]);
     let msgs = last["messages"].as_array().expect("messages");
@@ -244,12 +276,19 @@ fn a_long_log_streams_and_a_reader_that_goes_away_ends_it_quietly() {
     let msgs = doc["messages"].as_array().expect("messages");
     assert_eq!(msgs.len(), 2 * 700 - 1);
     assert_eq!(msgs[0]["id"], first["messageId"]);
-    assert_eq!(msgs[0]["checkpoints"][0]["files"][0]["path"], "late.txt", "{}", msgs[0]);
+    assert_eq!(
+        msgs[0]["checkpoints"][0]["files"][0]["path"], "late.txt",
+        "{}",
+        msgs[0]
+    );
     assert_eq!(msgs.last().expect("last")["text"], "reply 700");
     let text = b.text(&["--color", "never", "log", &session]);
     let text = String::from_utf8(text.stdout).expect("utf-8");
     let lines: Vec<&str> = text.lines().collect();
-    assert!(lines[1].contains("turn 1") && lines[2].ends_with("Write late.txt"), "{text}");
+    assert!(
+        lines[1].contains("turn 1") && lines[2].ends_with("Write late.txt"),
+        "{text}"
+    );
     assert_eq!(text.lines().count(), 1 + 2 * 700);
 
     let started = Instant::now();

@@ -204,9 +204,14 @@ pub fn summary(store: &dyn crate::ports::Store, id: &SessionId) -> Result<Summar
     let mut active_checkpoints = 0;
     let mut late = Vec::new();
     for range in ranges {
-        let page = load::decode_rows::<crate::model::Message>("message", store.messages_in(id, range)?);
+        let page =
+            load::decode_rows::<crate::model::Message>("message", store.messages_in(id, range)?);
         bad[0].extend(page.diagnostics);
-        for m in page.items.into_iter().filter(|m| session.branch.contains(m.seq)) {
+        for m in page
+            .items
+            .into_iter()
+            .filter(|m| session.branch.contains(m.seq))
+        {
             messages += 1;
             // The model sees the branch from its last compaction summary on.
             if m.compaction.is_some() {
@@ -289,15 +294,25 @@ mod tests {
         let mut prompts = Vec::new();
         for n in 0..700 {
             let text = format!("turn {n}");
-            let p = e.record_prompt(&s, PromptOptions { text, payload: None });
+            let p = e.record_prompt(
+                &s,
+                PromptOptions {
+                    text,
+                    payload: None,
+                },
+            );
             let p = p.expect("prompt");
             let change = EditChange {
                 path: format!("f{}.txt", n % 7),
                 after: Some(format!("{n}\n").into_bytes()),
-                before: e.workspace().get(&format!("f{}.txt", n % 7)).map(<[u8]>::to_vec),
+                before: e
+                    .workspace()
+                    .get(&format!("f{}.txt", n % 7))
+                    .map(<[u8]>::to_vec),
                 ..EditChange::default()
             };
-            e.workspace_mut().put(&change.path, change.after.as_deref().expect("after"));
+            e.workspace_mut()
+                .put(&change.path, change.after.as_deref().expect("after"));
             let edit = EditOptions {
                 turn_id: p.turn_id.clone(),
                 tool_name: "Write".into(),
@@ -315,15 +330,25 @@ mod tests {
             };
             e.record_reply(&s, reply).expect("reply");
             if n == 400 {
-                let c = CompactionOptions { turn_id: None, text: "so far".into() };
+                let c = CompactionOptions {
+                    turn_id: None,
+                    text: "so far".into(),
+                };
                 e.record_compaction(&s, c).expect("compaction");
             }
             prompts.push(p.message_id);
         }
         let to = prompts[650].clone();
-        e.rewind_conversation(&s, crate::conversation::Options { to }).expect("rewind");
-        e.record_prompt(&s, PromptOptions { text: "again".into(), payload: None })
-            .expect("prompt");
+        e.rewind_conversation(&s, crate::conversation::Options { to })
+            .expect("rewind");
+        e.record_prompt(
+            &s,
+            PromptOptions {
+                text: "again".into(),
+                payload: None,
+            },
+        )
+        .expect("prompt");
         // A message and a checkpoint that do not decode.
         let seq = e.store().last_seq(&s).expect("seq") + 1;
         let mut b = Batch::new();

@@ -192,7 +192,10 @@ impl<'a> Pages<'a> {
     /// The rows that did not decode, in the order a whole read lists them (messages, turns,
     /// checkpoints), then `more`.
     pub(super) fn diagnostics(&mut self, more: Vec<Diagnostic>) -> Vec<Diagnostic> {
-        let mut all: Vec<Diagnostic> = std::mem::take(&mut self.bad).into_iter().flatten().collect();
+        let mut all: Vec<Diagnostic> = std::mem::take(&mut self.bad)
+            .into_iter()
+            .flatten()
+            .collect();
         all.extend(more);
         all
     }
