@@ -18,6 +18,9 @@ use std::time::{Duration, Instant};
 /// 2026-11-30 09:00:00 UTC: the session is recorded from here, a minute per step.
 const T0: i64 = 1_796_029_200_000;
 
+/// A tool's change: the path, its bytes before (`None`: created) and after.
+type Change<'a> = (&'a str, Option<&'a [u8]>, &'a [u8]);
+
 struct Fixture {
     b: Bench,
     session: String,
@@ -78,7 +81,7 @@ impl Fixture {
     }
 
     /// A turn: its prompt, the edits, a reply, its end.
-    fn turn(&mut self, prompt: &str, edits: &[(&str, Option<&[u8]>, &[u8])], reply: &str) {
+    fn turn(&mut self, prompt: &str, edits: &[Change<'_>], reply: &str) {
         let session = self.session.clone();
         let t = s(&self.rec(&["prompt", &session, "--text", prompt]), "turnId");
         for (path, before, after) in edits {
