@@ -3,6 +3,7 @@
 //! BENCHMARKS.md.
 
 pub mod checkpoint;
+pub mod cli_log;
 pub mod corpus;
 pub mod floor;
 pub mod harness;

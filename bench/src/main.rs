@@ -13,8 +13,8 @@
 use rewind_bench::harness::Result;
 use rewind_bench::report::{self, Table};
 use rewind_bench::{
-    checkpoint, corpus, hashing, hook, ops, per_call, reload, resume, scaling, serve, session,
-    shell, shell_ignored, storage,
+    checkpoint, cli_log, corpus, hashing, hook, ops, per_call, reload, resume, scaling, serve,
+    session, shell, shell_ignored, storage,
 };
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -34,6 +34,7 @@ const SCENARIOS: &[&str] = &[
     "edits",
     "storage",
     "scaling",
+    "cli-log",
     "hook",
     "shell",
     "shell-ignored",
@@ -124,6 +125,7 @@ fn scenario(name: &str, root: &Path, data: &Path, n: usize) -> Result<Vec<Table>
         }
         "storage" => vec![storage::run_scenario(data, &corpus)?],
         "scaling" => scaling::run_scenario(data, &corpus, n)?,
+        "cli-log" => vec![cli_log::run_scenario(data, &corpus, n)?],
         "hook" => vec![hook::run_scenario(data, &corpus, n)?],
         "shell" => shell::run_scenario(data, &corpus, n)?,
         "shell-ignored" => shell_ignored::run_scenario(data, &corpus, n)?,
@@ -247,6 +249,9 @@ shows **NO** in the `met?` column and is listed under \"Targets missed\". The ta
 - Every everyday call (record, turn end, preview / apply / undo of the last turn, conversation
   rewind, both, edit, retry) costs the same at 50,000 messages as at 1,000: 50k / 1k ≤ 1.5×.
   Fork of a 50,000-message session under 500 ms; resume at 10k and 50k reported.
+- The CLI as a person runs it, whole processes at 1,000 and 50,000 messages: `rewind resume`
+  of the 50,000-message session under 100 ms; `rewind log` (all of it, and `-n 10`) reported
+  with its peak memory, which must not grow with the session's length.
 - wasm in a web IDE: reloading the 10,000-message session (from its batch log, or from a
   snapshot plus the batches after it) under 250 ms; the shipped package (the .wasm and its JS
   glue) at most 350 KB gzipped.

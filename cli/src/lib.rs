@@ -51,6 +51,7 @@ pub fn main() -> i32 {
     }
     let json = cli.json();
     let (printed, code) = match commands::run(cli) {
+        Ok(mut report) if report.was_printed() => (report.take_printed(), report.exit_code()),
         Ok(report) if report.raw => (output::stdout(report.text.trim_end()), 0),
         Ok(report) if json => (
             output::stdout(&output::pretty(&report.json)),

@@ -181,11 +181,26 @@ pub(super) fn human(text: &str) -> io::Result<()> {
     stdout(&crate::visible::terminal_safe(text))
 }
 
+/// Part of a command's human text, written as it is made (`rewind log` writes page by
+/// page): no newline added, control characters shown as for [`human`].
+pub(crate) fn human_part(text: &str) -> io::Result<()> {
+    if text.is_empty() {
+        return Ok(());
+    }
+    write_parts(&[crate::visible::terminal_safe(text).as_bytes()])
+}
+
 /// Write `text` and a newline to stdout (nothing for empty text) and flush.
 pub(crate) fn stdout(text: &str) -> io::Result<()> {
     if text.is_empty() {
         return Ok(());
     }
+    write_parts(&[text.as_bytes(), b"\n"])
+}
+
+/// Write `parts` to stdout, or into the pager when this command pages (starting it on the
+/// first write), and flush.
+fn write_parts(parts: &[&[u8]]) -> io::Result<()> {
     let mut p = paging();
     if p.wanted && p.running.is_none() {
         p.wanted = false;
@@ -197,16 +212,17 @@ pub(crate) fn stdout(text: &str) -> io::Result<()> {
         }
     }
     if let Some((_, pager)) = &mut p.running {
-        return pager
-            .write_all(text.as_bytes())
-            .and_then(|()| pager.write_all(b"\n"))
-            .and_then(|()| pager.flush());
+        return write_to(pager, parts);
     }
     drop(p);
-    let mut out = io::stdout().lock();
-    out.write_all(text.as_bytes())
-        .and_then(|()| out.write_all(b"\n"))
-        .and_then(|()| out.flush())
+    write_to(&mut io::stdout().lock(), parts)
+}
+
+fn write_to(out: &mut impl Write, parts: &[&[u8]]) -> io::Result<()> {
+    for part in parts {
+        out.write_all(part)?;
+    }
+    out.flush()
 }
 
 /// Write a line to stderr, ignoring failure (there is nowhere left to report it). Always
@@ -250,6 +266,52 @@ pub(super) fn pretty(doc: &serde_json::Value) -> String {
         }
     }
     out
+}
+
+/// One JSON document written to stdout as it is encoded (`rewind log --json`, whose size
+/// follows the session): the bytes [`pretty`] gives, DEL and C1 controls escaped the same way,
+/// in chunks of [`JSON_CHUNK`]. Call `flush` at the end: it writes what is left.
+#[derive(Debug, Default)]
+pub(crate) struct JsonStream {
+    buf: Vec<u8>,
+    /// The last byte seen was 0xC2, the lead byte of U+0080..U+00FF, held back until the next.
+    lead: bool,
+}
+
+/// Bytes a [`JsonStream`] collects before it writes them.
+const JSON_CHUNK: usize = 64 * 1024;
+
+impl Write for JsonStream {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        for &b in bytes {
+            if std::mem::take(&mut self.lead) {
+                if (0x80..=0x9f).contains(&b) {
+                    let _ = write!(self.buf, "\\u{b:04x}");
+                    continue;
+                }
+                self.buf.push(0xc2);
+            }
+            match b {
+                0xc2 => self.lead = true,
+                0x7f => self.buf.extend_from_slice(b"\\u007f"),
+                b => self.buf.push(b),
+            }
+        }
+        if self.buf.len() >= JSON_CHUNK {
+            write_parts(&[&self.buf])?;
+            self.buf.clear();
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if std::mem::take(&mut self.lead) {
+            self.buf.push(0xc2);
+        }
+        let written = write_parts(&[&self.buf]);
+        self.buf.clear();
+        written
+    }
 }
 
 /// clap's help, version or usage error, through the same rules.

@@ -21,6 +21,10 @@ pub(crate) struct Context {
     pub(crate) style: style::Style,
     /// Whether the command opened the store to change it (id prefixes must then be longer).
     pub(crate) changing: std::cell::Cell<bool>,
+    /// A command whose output follows the session (`log`) may write it as it reads it, through
+    /// the output writer, instead of returning it whole: not when another front end (`rewind
+    /// mcp`) runs it for the report.
+    pub(crate) streams: bool,
 }
 
 impl Context {

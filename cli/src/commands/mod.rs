@@ -219,6 +219,11 @@ enum Command {
 
 /// Run the command `cli` names (bare `rewind`: the picker).
 pub(crate) fn run(cli: Cli) -> Result<Report, CliError> {
+    dispatch(cli, true)
+}
+
+/// Run the command `cli` names; `streams`: it may write its output as it makes it.
+fn dispatch(cli: Cli, streams: bool) -> Result<Report, CliError> {
     let command = cli
         .command
         .unwrap_or_else(|| Command::Pick(pick::Args::bare()));
@@ -264,6 +269,7 @@ pub(crate) fn run(cli: Cli) -> Result<Report, CliError> {
         json: cli.json,
         style: style::Style::new(color, now),
         changing: std::cell::Cell::new(false),
+        streams,
     };
     match command {
         Command::Init(a) => init::run(&ctx, a),
@@ -365,7 +371,7 @@ pub(crate) fn run_argv(argv: &[String]) -> Result<Report, CliError> {
             format!("not a command another front end may run: {argv:?}"),
         ));
     }
-    run(cli)
+    dispatch(cli, false)
 }
 
 /// The usage error of a bare `rewind` where the picker cannot run (no terminal), if so.

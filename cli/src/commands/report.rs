@@ -16,6 +16,9 @@ pub struct Report {
     pub(crate) text_to_stderr: bool,
     /// The text is the output, whatever the format (see [`Report::raw`]).
     pub(crate) raw: bool,
+    /// The command wrote its output itself, as it made it (see [`Report::printed`]): how that
+    /// went.
+    printed: Option<std::io::Result<()>>,
 }
 
 impl Report {
@@ -28,7 +31,23 @@ impl Report {
             exit: None,
             text_to_stderr: false,
             raw: false,
+            printed: None,
         }
+    }
+    /// Output the command already wrote through the output writer, page by page (`rewind
+    /// log`), and how writing it went: nothing is left to print.
+    pub(crate) fn printed(result: std::io::Result<()>) -> Self {
+        let mut r = Self::new(&serde_json::Value::Null, String::new());
+        r.printed = Some(result);
+        r
+    }
+    /// Whether the command wrote its output itself ([`Report::printed`]).
+    pub(crate) fn was_printed(&self) -> bool {
+        self.printed.is_some()
+    }
+    /// How writing the command's own output went (`Ok` when it wrote none).
+    pub(crate) fn take_printed(&mut self) -> std::io::Result<()> {
+        self.printed.take().unwrap_or(Ok(()))
     }
     /// Text that is the output itself (a script, a man page): printed as it is, also with
     /// `--json`, which has nothing to add to it.

@@ -105,8 +105,9 @@ fn turn_of(store: &dyn Store, s: &SessionId, id: &str) -> Result<TurnId, CliErro
         })
 }
 
-/// Each path's first before-state in the turn → its last after-state, by path.
-fn forward(store: &dyn Store, s: &SessionId, checkpoints: &[Checkpoint]) -> RewindDiff {
+/// Each path's first before-state in the turn → its last after-state, by path (`log --stat`
+/// and `log -p` show each turn's through this too).
+pub(super) fn forward(store: &dyn Store, s: &SessionId, checkpoints: &[Checkpoint]) -> RewindDiff {
     type Sides<'a> = (Option<&'a FileVersion>, Option<&'a FileVersion>);
     let mut paths: BTreeMap<String, Sides<'_>> = BTreeMap::new();
     for c in checkpoints {
@@ -231,21 +232,29 @@ fn render(ctx: &Context, o: &Outcome, stat: bool) -> String {
         return t;
     }
     t.push('\n');
+    t.push_str(&changes(style, &o.diff, stat));
+    t
+}
+
+/// A turn's forward diff as `show` prints it (`rewind log --stat` / `-p` too): the hunks, or
+/// with `stat` the changed lines per file, then what the turn added and removed.
+pub(super) fn changes(style: &crate::style::Style, diff: &RewindDiff, stat: bool) -> String {
+    let mut t = String::new();
     let body = if stat {
         // `rewind diff --stat`'s per-file lines; its summary speaks of a rewind, this one of
         // the turn.
-        let s = super::diff::stat(style, &o.diff);
+        let s = super::diff::stat(style, diff);
         s.rsplit_once('\n')
             .map(|(files, _)| files.to_owned())
             .unwrap_or(s)
     } else {
-        super::diff::render(style, &o.diff).trim_end().to_owned()
+        super::diff::render(style, diff).trim_end().to_owned()
     };
-    let l = o.diff.stats.lines;
+    let l = diff.stats.lines;
     let _ = write!(
         t,
         "{body}\n {}; the turn added {} and removed {}",
-        count(o.diff.stats.files, "file"),
+        count(diff.stats.files, "file"),
         style.paint(Role::Added, count(l.additions as usize, "line")),
         style.paint(Role::Removed, count(l.deletions as usize, "line"))
     );
