@@ -55,7 +55,7 @@ fn describe(style: &Style, session: &SessionId, out: &Outcome) -> String {
     let mut t = super::verdict::restored(style, &files.restored_files);
     let place = match &c.rewound_to {
         Some(m) => format!("conversation back to before {}", style.id(m.as_str())),
-        None => "whole conversation back".to_owned(),
+        None => "every turn of the conversation back".to_owned(),
     };
     let next = match out.redo {
         false => format!("take it back with {}", style.hint("rewind redo")),
