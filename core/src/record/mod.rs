@@ -81,8 +81,12 @@ impl crate::Coded for Error {
     }
 }
 
-/// How often an append is re-planned when another writer took the next seq first.
-const APPEND_ATTEMPTS: usize = 8;
+/// How often an append is re-planned when another writer took the next seq first. Every lost
+/// round means another writer's append landed, so the store as a whole always progresses; but one
+/// writer descheduled between its read and its commit can lose many rounds in a row while others
+/// keep winning (four clients of two `serve` processes on one PostgreSQL database, with pooled
+/// connections, on a loaded machine lost 8). A retry costs one read and one refused commit.
+const APPEND_ATTEMPTS: usize = 32;
 
 /// Append to a session's sequence: `build(first_free_seq)` makes the batch, committed with a
 /// `LastSeq` precondition so two writers can never share a seq; re-planned when it loses a race.
