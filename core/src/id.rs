@@ -44,8 +44,17 @@ macro_rules! id {
 
             /// Parse and validate a wire id.
             pub fn parse(s: &str) -> Result<Self, IdError> {
+                Self::check(s).map(|()| Self(s.to_owned()))
+            }
+
+            /// [`Self::parse`] of an owned string, kept without a copy.
+            fn parse_owned(s: String) -> Result<Self, IdError> {
+                Self::check(&s).map(|()| Self(s))
+            }
+
+            fn check(s: &str) -> Result<(), IdError> {
                 match s.strip_prefix($prefix) {
-                    Some(rest) if valid_suffix(rest) => Ok(Self(s.to_owned())),
+                    Some(rest) if valid_suffix(rest) => Ok(()),
                     _ => Err(IdError {
                         value: s.chars().take(80).collect(),
                         what: $what,
@@ -93,8 +102,30 @@ macro_rules! id {
 
         impl<'de> Deserialize<'de> for $name {
             fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                let s = String::deserialize(d)?;
-                Self::parse(&s).map_err(serde::de::Error::custom)
+                // One allocation per id, not two (a `String`, then its copy): every row of a
+                // whole-session read holds several ids.
+                struct V;
+                impl serde::de::Visitor<'_> for V {
+                    type Value = $name;
+                    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                        // What `String`'s visitor says, so a wrong type reads as before.
+                        f.write_str("a string")
+                    }
+                    fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<$name, E> {
+                        $name::parse(s).map_err(E::custom)
+                    }
+                    fn visit_string<E: serde::de::Error>(self, s: String) -> Result<$name, E> {
+                        $name::parse_owned(s).map_err(E::custom)
+                    }
+                    fn visit_bytes<E: serde::de::Error>(self, b: &[u8]) -> Result<$name, E> {
+                        // As `String` does: bytes are accepted when they are UTF-8.
+                        match std::str::from_utf8(b) {
+                            Ok(s) => $name::parse(s).map_err(E::custom),
+                            Err(_) => Err(E::invalid_value(serde::de::Unexpected::Bytes(b), &self)),
+                        }
+                    }
+                }
+                d.deserialize_string(V)
             }
         }
     };

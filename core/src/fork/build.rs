@@ -92,7 +92,14 @@ fn clone_message(
         }),
         visible_to_ui: m.visible_to_ui && !hide,
         parts,
-        ..m.clone()
+        // Named, not `..m.clone()`: that would clone every part's text once more, only to drop
+        // it.
+        role: m.role,
+        kind: m.kind,
+        status: m.status,
+        visible_to_model: m.visible_to_model,
+        payload: m.payload.clone(),
+        created_at: m.created_at,
     }
 }
 

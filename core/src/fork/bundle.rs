@@ -31,12 +31,13 @@ pub struct BundleError {
     pub id: String,
 }
 
-struct Known {
-    child: SessionId,
-    messages: BTreeSet<MessageId>,
-    turns: BTreeSet<TurnId>,
-    parts: BTreeSet<PartId>,
-    checkpoints: BTreeSet<CheckpointId>,
+/// Borrowed from the bundle: a fork at 50k messages would otherwise clone every id once more.
+struct Known<'a> {
+    child: &'a SessionId,
+    messages: BTreeSet<&'a MessageId>,
+    turns: BTreeSet<&'a TurnId>,
+    parts: BTreeSet<&'a PartId>,
+    checkpoints: BTreeSet<&'a CheckpointId>,
 }
 
 fn check(
@@ -70,9 +71,9 @@ pub fn validate(b: &Bundle) -> Result<(), BundleError> {
 }
 
 /// Every id the bundle holds, refusing a duplicate.
-fn known(b: &Bundle) -> Result<Known, BundleError> {
+fn known(b: &Bundle) -> Result<Known<'_>, BundleError> {
     let mut k = Known {
-        child: b.child.id.clone(),
+        child: &b.child.id,
         messages: BTreeSet::new(),
         turns: BTreeSet::new(),
         parts: BTreeSet::new(),
@@ -80,13 +81,13 @@ fn known(b: &Bundle) -> Result<Known, BundleError> {
     };
     for (i, m) in b.messages.iter().enumerate() {
         check(
-            k.messages.insert(m.id.clone()),
+            k.messages.insert(&m.id),
             || format!("messages[{i}].id (duplicate)"),
             &m.id,
         )?;
         for (j, p) in m.parts.iter().enumerate() {
             check(
-                k.parts.insert(p.id.clone()),
+                k.parts.insert(&p.id),
                 || format!("messages[{i}].parts[{j}].id (duplicate)"),
                 &p.id,
             )?;
@@ -94,14 +95,14 @@ fn known(b: &Bundle) -> Result<Known, BundleError> {
     }
     for (i, t) in b.turns.iter().enumerate() {
         check(
-            k.turns.insert(t.id.clone()),
+            k.turns.insert(&t.id),
             || format!("turns[{i}].id (duplicate)"),
             &t.id,
         )?;
     }
     for (i, c) in b.checkpoints.iter().enumerate() {
         check(
-            k.checkpoints.insert(c.id.clone()),
+            k.checkpoints.insert(&c.id),
             || format!("checkpoints[{i}].id (duplicate)"),
             &c.id,
         )?;
@@ -111,10 +112,10 @@ fn known(b: &Bundle) -> Result<Known, BundleError> {
 
 /// Each message is the child's, and its turn, parent, compaction cover, message references
 /// and tool calls are in the bundle.
-fn messages(b: &Bundle, k: &Known) -> Result<(), BundleError> {
+fn messages(b: &Bundle, k: &Known<'_>) -> Result<(), BundleError> {
     for (i, m) in b.messages.iter().enumerate() {
         check(
-            m.session_id == k.child,
+            m.session_id == *k.child,
             || format!("messages[{i}].sessionId"),
             &m.session_id,
         )?;
@@ -160,10 +161,10 @@ fn messages(b: &Bundle, k: &Known) -> Result<(), BundleError> {
 }
 
 /// Each turn is the child's, and its prompt and boundary messages are in the bundle.
-fn turns(b: &Bundle, k: &Known) -> Result<(), BundleError> {
+fn turns(b: &Bundle, k: &Known<'_>) -> Result<(), BundleError> {
     for (i, t) in b.turns.iter().enumerate() {
         check(
-            t.session_id == k.child,
+            t.session_id == *k.child,
             || format!("turns[{i}].sessionId"),
             &t.session_id,
         )?;
@@ -192,10 +193,10 @@ fn turns(b: &Bundle, k: &Known) -> Result<(), BundleError> {
 
 /// Each checkpoint is the child's, and its turn, prompt, tool message and tool call are in
 /// the bundle.
-fn checkpoints(b: &Bundle, k: &Known) -> Result<(), BundleError> {
+fn checkpoints(b: &Bundle, k: &Known<'_>) -> Result<(), BundleError> {
     for (i, c) in b.checkpoints.iter().enumerate() {
         check(
-            c.session_id == k.child,
+            c.session_id == *k.child,
             || format!("checkpoints[{i}].sessionId"),
             &c.session_id,
         )?;

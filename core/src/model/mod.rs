@@ -2,6 +2,7 @@
 //! session's branch cursor and a turn's status, which move forward under preconditions.
 
 mod checkpoint;
+mod glance;
 mod journal;
 mod message;
 mod operation;
@@ -10,6 +11,7 @@ mod snapshot;
 mod turn;
 
 pub use checkpoint::{Capture, Checkpoint, CheckpointKind, FileChange, FileVersion, NodeKind};
+pub(crate) use glance::Message as MessageGlance;
 pub use journal::{Journal, JournalEntry};
 pub use message::{Compaction, ForkOrigin, Message, MessageKind, MessageStatus, Part, Role};
 pub use operation::{CursorBefore, FileAction, OpFile, OpTarget, Operation, OperationKind, Policy};

@@ -65,7 +65,12 @@ fn unsigned(r: &rusqlite::Row<'_>, idx: usize) -> rusqlite::Result<u64> {
 /// STRICT tables) is `InvalidColumnType`, which maps to corrupt.
 fn body(r: &rusqlite::Row<'_>, idx: usize) -> rusqlite::Result<String> {
     match r.get_ref(idx)? {
-        ValueRef::Text(bytes) => Ok(String::from_utf8_lossy(bytes).into_owned()),
+        // The strict check first: it is several times faster than the lossy walk, and every
+        // body the store wrote passes it.
+        ValueRef::Text(bytes) => Ok(match std::str::from_utf8(bytes) {
+            Ok(text) => text.to_owned(),
+            Err(_) => String::from_utf8_lossy(bytes).into_owned(),
+        }),
         other => Err(rusqlite::Error::InvalidColumnType(
             idx,
             "body".to_owned(),
