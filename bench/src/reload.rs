@@ -3,12 +3,13 @@
 //! (what ships: the one .wasm and the two JS entry points, raw and gzip -9).
 
 use crate::harness::{Measured, Result, Samples, run};
+use crate::reload_whole::{ReloadJs, check_counts};
 use crate::report::{Met, Table};
 use crate::resume::wasm_pkg;
 use crate::session::{self, LongSession};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Target: either reload of the 10,000-message session under 250 ms.
 const RELOAD_MS: f64 = 250.0;
@@ -38,16 +39,6 @@ fn measured(v: &serde_json::Value) -> Result<Measured> {
         samples: Samples::new(times),
         peak_kib: None,
     })
-}
-
-/// Fails unless `v` (a Node script's counts) is the whole session.
-pub(crate) fn check_counts(what: &str, v: &serde_json::Value) -> Result<()> {
-    let ok = v["messages"].as_u64() == Some((5 * session::TURNS) as u64)
-        && v["activeCheckpoints"].as_u64() == Some(session::TURNS as u64);
-    match ok {
-        true => Ok(()),
-        false => Err(format!("{what} loaded the wrong session: {v}").into()),
-    }
 }
 
 fn size_table(pkg: &Path) -> Result<Table> {
@@ -101,36 +92,6 @@ fn size_table(pkg: &Path) -> Result<Table> {
     Ok(t)
 }
 
-/// `bench/js/reload.cjs` over the long session's batches: one Node process per call.
-pub(crate) struct ReloadJs<'a> {
-    root: &'a Path,
-    node: &'a Path,
-    long: &'a LongSession,
-    snap_file: PathBuf,
-}
-
-impl ReloadJs<'_> {
-    /// Run one `mode` with `samples` samples; returns the script's JSON and the process's wall
-    /// time (spawn to exit).
-    pub(crate) fn run_timed(
-        &self,
-        mode: &str,
-        samples: usize,
-    ) -> Result<(serde_json::Value, Duration)> {
-        let start = Instant::now();
-        let out = run(Command::new("node")
-            .arg(self.root.join("bench/js/reload.cjs"))
-            .arg(self.node)
-            .arg(&self.long.batches)
-            .arg(self.long.session.to_string())
-            .arg(samples.to_string())
-            .arg(TAIL.to_string())
-            .arg(&self.snap_file)
-            .arg(mode))?;
-        Ok((serde_json::from_slice(&out.stdout)?, start.elapsed()))
-    }
-}
-
 /// Run the scenario; without a built package, say so in the tables.
 pub fn run_scenario(root: &Path, long: &LongSession, samples: usize) -> Result<Vec<Table>> {
     eprintln!("bench: reload (wasm fromLog, fromSnapshot) and package size");
@@ -152,6 +113,7 @@ pub fn run_scenario(root: &Path, long: &LongSession, samples: usize) -> Result<V
         node: &node,
         long,
         snap_file: long.dir.join("snapshot.bin"),
+        tail: TAIL,
     };
     let (v, _) = js.run_timed("warm", samples)?;
     let whole = crate::reload_whole::measure(root, &js, long, samples.max(9))?;

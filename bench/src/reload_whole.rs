@@ -5,10 +5,10 @@
 //! native addon (`scripts/build-node`) built, a Node process that opens the SQLite store through
 //! it and resumes. The rounds are interleaved, one process of each per round, so a busy moment
 //! of the machine lands on all of them alike. The same wasm processes also give the cold rows:
-//! the script times its first load and its `require` inside.
+//! the script times its first load and its `require` inside. The runner of `bench/js/reload.cjs`
+//! (one Node process per call) lives here too, for the warm rows of `reload.rs`.
 
 use crate::harness::{Measured, Result, Samples, fmt_ms, ratio, run};
-use crate::reload::{ReloadJs, check_counts};
 use crate::report::{Met, Table};
 use crate::session::{self, LongSession};
 use std::path::{Path, PathBuf};
@@ -26,6 +26,8 @@ struct Cold {
     wall: Vec<Duration>,
     load: Vec<Duration>,
     require: Vec<Duration>,
+    read: Vec<Duration>,
+    resume: Vec<Duration>,
 }
 
 /// Every process's samples.
@@ -40,6 +42,50 @@ pub(crate) struct Whole {
 
 fn ms(v: &serde_json::Value, key: &str) -> Duration {
     Duration::from_secs_f64(v[key].as_f64().unwrap_or(0.0) / 1000.0)
+}
+
+/// `bench/js/reload.cjs` over the long session's batches: one Node process per call.
+pub(crate) struct ReloadJs<'a> {
+    pub(crate) root: &'a Path,
+    /// The wasm package's `node` folder.
+    pub(crate) node: &'a Path,
+    pub(crate) long: &'a LongSession,
+    /// Where the warm run writes the snapshot (and its tail, beside it).
+    pub(crate) snap_file: PathBuf,
+    /// Batches after the snapshot.
+    pub(crate) tail: usize,
+}
+
+impl ReloadJs<'_> {
+    /// Run one `mode` with `samples` samples; returns the script's JSON and the process's wall
+    /// time (spawn to exit).
+    pub(crate) fn run_timed(
+        &self,
+        mode: &str,
+        samples: usize,
+    ) -> Result<(serde_json::Value, Duration)> {
+        let start = Instant::now();
+        let out = run(Command::new("node")
+            .arg(self.root.join("bench/js/reload.cjs"))
+            .arg(self.node)
+            .arg(&self.long.batches)
+            .arg(self.long.session.to_string())
+            .arg(samples.to_string())
+            .arg(self.tail.to_string())
+            .arg(&self.snap_file)
+            .arg(mode))?;
+        Ok((serde_json::from_slice(&out.stdout)?, start.elapsed()))
+    }
+}
+
+/// Fails unless `v` (a Node script's counts) is the whole session.
+pub(crate) fn check_counts(what: &str, v: &serde_json::Value) -> Result<()> {
+    let ok = v["messages"].as_u64() == Some((5 * session::TURNS) as u64)
+        && v["activeCheckpoints"].as_u64() == Some(session::TURNS as u64);
+    match ok {
+        true => Ok(()),
+        false => Err(format!("{what} loaded the wrong session: {v}").into()),
+    }
 }
 
 /// `cmd` to completion with its output discarded; its wall time.
@@ -120,6 +166,8 @@ pub(crate) fn measure(
                 cold.wall.push(took);
                 cold.load.push(ms(&v, "ms"));
                 cold.require.push(ms(&v, "requireMs"));
+                cold.read.push(ms(&v, "readMs"));
+                cold.resume.push(ms(&v, "resumeMs"));
             }
         }
         if let (Some(pkg), Some(times)) = (&addon, w.addon.as_mut()) {
@@ -184,10 +232,21 @@ pub(crate) fn rows(t: &mut Table, w: &Whole, tail: usize) {
         ("Engine.fromLog", &w.log.wall),
         ("Engine.fromSnapshot + the tail", &w.snapshot.wall),
     ];
-    for (what, times) in wasm {
+    for (what, cold) in [
+        ("Engine.fromLog", &w.log),
+        ("Engine.fromSnapshot + the tail", &w.snapshot),
+    ] {
         t.timed(
             &format!("a whole Node process: wasm package + {what} + resume"),
-            &measured(times),
+            &measured(&cold.wall),
+            "",
+            Met::None,
+        );
+        // Where that process's time goes; the rest is starting and ending Node.
+        let inside = [&cold.require, &cold.read, &cold.load, &cold.resume].map(|v| median(v));
+        t.value(
+            "… inside it: require · read the bytes · load · resume",
+            inside.map(fmt_ms).join(" · "),
             "",
             Met::None,
         );
@@ -222,7 +281,7 @@ pub(crate) fn rows(t: &mut Table, w: &Whole, tail: usize) {
         "Whole processes, spawn to exit, {} interleaved rounds after a warm-up round (one of \
          each per round). The Node wasm processes run `bench/js/reload.cjs` in its cold modes: \
          start Node, require the package, read the batch log (or the snapshot and the last \
-         {tail} batches) from disk, load, resume, print counts; `rewind resume` opens the same \
+         {tail} batches, from a file of their own) from disk, load, resume, print counts; `rewind resume` opens the same \
          session's SQLite copy and prints its state. The cold rows are what those processes \
          timed inside. {}",
         w.rounds,
