@@ -4,6 +4,7 @@
 
 pub mod checkpoint;
 pub mod cli_log;
+pub mod cli_refs;
 pub mod corpus;
 pub mod floor;
 pub mod harness;
@@ -12,6 +13,7 @@ pub mod hook;
 pub mod ops;
 pub mod per_call;
 pub mod reload;
+pub mod reload_whole;
 pub mod report;
 pub mod resume;
 pub mod scale_data;

@@ -13,8 +13,8 @@
 use rewind_bench::harness::Result;
 use rewind_bench::report::{self, Table};
 use rewind_bench::{
-    checkpoint, cli_log, corpus, hashing, hook, ops, per_call, reload, resume, scaling, serve,
-    session, shell, shell_ignored, storage,
+    checkpoint, cli_log, cli_refs, corpus, hashing, hook, ops, per_call, reload, resume, scaling,
+    serve, session, shell, shell_ignored, storage,
 };
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -35,6 +35,7 @@ const SCENARIOS: &[&str] = &[
     "storage",
     "scaling",
     "cli-log",
+    "cli-refs",
     "hook",
     "shell",
     "shell-ignored",
@@ -126,6 +127,7 @@ fn scenario(name: &str, root: &Path, data: &Path, n: usize) -> Result<Vec<Table>
         "storage" => vec![storage::run_scenario(data, &corpus)?],
         "scaling" => scaling::run_scenario(data, &corpus, n)?,
         "cli-log" => vec![cli_log::run_scenario(data, &corpus, n)?],
+        "cli-refs" => vec![cli_refs::run_scenario(data, &corpus, n)?],
         "hook" => vec![hook::run_scenario(data, &corpus, n)?],
         "shell" => shell::run_scenario(data, &corpus, n)?,
         "shell-ignored" => shell_ignored::run_scenario(data, &corpus, n)?,
@@ -252,9 +254,12 @@ shows **NO** in the `met?` column and is listed under \"Targets missed\". The ta
 - The CLI as a person runs it, whole processes at 1,000 and 50,000 messages: `rewind resume`
   of the 50,000-message session under 100 ms; `rewind log` (all of it, and `-n 10`) reported
   with its peak memory, which must not grow with the session's length.
+- CLI calls naming turns by position (`show`, `preview`, `reply`, `apply`, `conversation`
+  with `@` or `#N`), whole processes: 50k / 1k ≤ 1.5× each, beside the same calls with ids.
 - wasm in a web IDE: reloading the 10,000-message session (from its batch log, or from a
-  snapshot plus the batches after it) under 250 ms; the shipped package (the .wasm and its JS
-  glue) at most 350 KB gzipped.
+  snapshot plus the batches after it) under 250 ms; the `.wasm` at most 300 KB gzipped (the
+  page with its JS glue reported beside it); a whole Node process that reloads it and resumes
+  within 2× of a whole `rewind resume` process on the same session in SQLite.
 - Agent hooks: `rewind hook` for a file tool's PreToolUse and PostToolUse in a 10,000-file
   workspace, each a whole process: p50 under 10 ms.
 - Shell capture (workspace snapshots with a stat cache) on real trees of 10,000 and 100,000

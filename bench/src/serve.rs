@@ -338,10 +338,11 @@ fn http_throughput(bin: &Path, data: &Path, n: usize) -> Result<f64> {
 }
 
 /// The token the measured server is given (`/rpc` always needs one).
-const HTTP_TOKEN: &str = "bench-token";
+pub(crate) const HTTP_TOKEN: &str = "bench-token";
 
-/// One `POST /rpc` on its own connection; the result.
-fn post(addr: SocketAddr, method: &str, params: Value) -> Result<Value> {
+/// One `POST /rpc` on its own connection; the result (an error reply as an error naming the
+/// method).
+pub(crate) fn post(addr: SocketAddr, method: &str, params: Value) -> Result<Value> {
     let body = json!({ "jsonrpc": "2.0", "id": 1, "method": method, "params": params }).to_string();
     let mut s = TcpStream::connect(addr)?;
     write!(
@@ -353,5 +354,5 @@ fn post(addr: SocketAddr, method: &str, params: Value) -> Result<Value> {
     let mut raw = String::new();
     s.read_to_string(&mut raw)?;
     let (_, body) = raw.split_once("\r\n\r\n").ok_or("no HTTP body")?;
-    result(serde_json::from_str(body)?)
+    result(serde_json::from_str(body)?).map_err(|e| format!("{method}: {e}").into())
 }
