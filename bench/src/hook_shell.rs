@@ -68,13 +68,15 @@ fn measured(times: &[Duration]) -> Measured {
 
 impl Cx {
     fn env(&self, walk: bool) -> Vec<(&'static str, &OsStr)> {
-        match walk {
-            true => vec![
-                ("REWIND_WATCH", OsStr::new("0")),
-                ("REWIND_DB", self.walk_db.as_os_str()),
-            ],
-            false => Vec::new(),
+        // The hook's 10 s limit is a safety net for the agent, not what is measured: on a
+        // loaded machine a 100,000-file walk can pass it, and a hook stopped early records
+        // nothing (the check after the samples then fails the scenario).
+        let mut env = vec![("REWIND_HOOK_TIMEOUT_MS", OsStr::new("600000"))];
+        if walk {
+            env.push(("REWIND_WATCH", OsStr::new("0")));
+            env.push(("REWIND_DB", self.walk_db.as_os_str()));
         }
+        env
     }
     fn event(&self, walk: bool, name: &str, extra: serde_json::Value) -> Result<()> {
         let p = payload(&self.tree.root, "bench-session", name, extra);
