@@ -5,11 +5,11 @@
 
 use crate::corpus::Corpus;
 use crate::harness::{Measured, Result, measure_children};
+use crate::hook_edit;
+use crate::hook_io::{own_store, payload, send_env};
 use crate::report::{Met, Table};
 use serde_json::{Value, json};
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
 /// The `rewind` binary built beside this one (`scripts/bench` builds both in release mode).
@@ -27,22 +27,7 @@ pub(crate) fn rewind_bin() -> Result<PathBuf> {
 }
 
 fn send(bin: &Path, payload: &Value) -> Result<()> {
-    let mut child = Command::new(bin)
-        .args(["hook", "claude-code"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()?;
-    child
-        .stdin
-        .take()
-        .ok_or("no stdin")?
-        .write_all(&serde_json::to_vec(payload)?)?;
-    let status = child.wait()?;
-    if !status.success() {
-        return Err(format!("rewind hook exited {status}").into());
-    }
-    Ok(())
+    send_env(bin, payload, &[])
 }
 
 fn copy_tree(from: &Path, to: &Path, files: &[String]) -> Result<()> {
@@ -63,17 +48,7 @@ struct Cx {
 
 impl Cx {
     fn event(&self, name: &str, extra: Value) -> Value {
-        let mut v = json!({
-            "session_id": "bench-session",
-            "transcript_path": self.root.join("transcript.jsonl"),
-            "cwd": self.root,
-            "permission_mode": "default",
-            "hook_event_name": name,
-        });
-        for (k, val) in extra.as_object().into_iter().flatten() {
-            v[k] = val.clone();
-        }
-        v
+        payload(&self.root, "bench-session", name, extra)
     }
     fn edit(&mut self) -> (String, Value) {
         self.next += 1;
@@ -99,6 +74,8 @@ pub fn run_scenario(data: &Path, corpus: &Corpus, n: usize) -> Result<Table> {
     std::fs::create_dir_all(&dir)?;
     let root = std::fs::canonicalize(&dir)?;
     copy_tree(&corpus.root, &root, &corpus.files)?;
+    own_store(&root)?;
+    hook_edit::prepare(&root, corpus)?;
     let mut cx = Cx {
         bin,
         root,
@@ -117,21 +94,7 @@ pub fn run_scenario(data: &Path, corpus: &Corpus, n: usize) -> Result<Table> {
     std::thread::sleep(Duration::from_millis(2100));
     let samples = (2, n.max(10));
 
-    let floor = measure_children(
-        &mut cx,
-        samples,
-        |_| Ok(()),
-        |cx, ()| {
-            let out = Command::new(&cx.bin)
-                .arg("--version")
-                .stdout(Stdio::null())
-                .status()?;
-            if !out.success() {
-                return Err("rewind --version failed".into());
-            }
-            Ok(())
-        },
-    )?;
+    let edit = hook_edit::measure(&cx.bin, &cx.root, samples)?;
     let pre = measure_children(
         &mut cx,
         samples,
@@ -170,10 +133,10 @@ pub fn run_scenario(data: &Path, corpus: &Corpus, n: usize) -> Result<Table> {
     ));
     t.note("Whole processes, payload on stdin, as Claude Code runs hooks; the store is SQLite in the workspace's .rewind/.")
         .note("PostToolUse reads the before-state PreToolUse kept, the file now, and commits one checkpoint.")
-        .timed("process floor: `rewind --version`", &floor, "", Met::None)
         .timed("PreToolUse, Edit (keep the file's bytes)", &pre, "p50 < 10 ms", under(&pre, 10))
         .timed("PostToolUse, Edit (record the change)", &post, "p50 < 10 ms", under(&post, 10))
         .timed("PreToolUse, Bash (stat-only workspace snapshot)", &shell, "", Met::None);
+    hook_edit::rows(&mut t, &edit);
     let _ = std::fs::remove_dir_all(&dir);
     Ok(t)
 }
