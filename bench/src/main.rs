@@ -252,18 +252,31 @@ shows **NO** in the `met?` column and is listed under \"Targets missed\". The ta
   files (temp file + write + fsync + rename each, one sync per directory), in the same run.
 - Every everyday call (record, turn end, preview / apply / undo of the last turn, conversation
   rewind, both, edit, retry) costs the same at 50,000 messages as at 1,000: 50k / 1k ≤ 1.5×.
-  Fork of a 50,000-message session under 500 ms; resume at 10k and 50k reported.
+  Fork of a 50,000-message session under 100 ms, adding O(1) rows (forks share the parent's
+  history; the rows and database bytes each fork adds reported); resume at 10k and 50k reported.
 - The CLI as a person runs it, whole processes at 1,000 and 50,000 messages: `rewind resume`
   of the 50,000-message session under 100 ms; `rewind log` (all of it, and `-n 10`) reported
   with its peak memory, which must not grow with the session's length.
 - CLI calls naming turns by position (`show`, `preview`, `reply`, `apply`, `conversation`
-  with `@` or `#N`), whole processes: 50k / 1k ≤ 1.5× each, beside the same calls with ids.
+  with `@` or `#N`), whole processes: 50k / 1k ≤ 1.5× each, beside the same calls with ids;
+  `preview --turn` of an old turn (which undoes every turn since) at most 1.2× the same call
+  naming the turn by id.
 - wasm in a web IDE: reloading the 10,000-message session (from its batch log, or from a
   snapshot plus the batches after it) under 250 ms; the `.wasm` at most 300 KB gzipped (the
   page with its JS glue reported beside it); a whole Node process that reloads it and resumes
   within 2× of a whole `rewind resume` process on the same session in SQLite.
 - Agent hooks: `rewind hook` for a file tool's PreToolUse and PostToolUse in a 10,000-file
-  workspace, each a whole process: p50 under 10 ms.
+  workspace, each a whole process: p50 under 10 ms; the Edit pair (Pre + Post of a 10 KB
+  file) at most 2× the process floor (`rewind --version`), an I/O floor (`dd conv=fsync`)
+  beside it.
+- Shell capture through the hooks, whole `rewind hook claude-code` processes at 10,000 and
+  100,000 files: a Bash pair (PreToolUse + PostToolUse) around a command that changes nothing
+  cheaper than `git status` with watchman's fsmonitor (plain `git status` where watchman is
+  missing); the pair around a command that changes 3 files at most 1/5 of shadow git's
+  `add -A` + `commit` after it.
+- PostgreSQL: each CLI call (prompt, edit, apply) within 2× of the same call on SQLite, whole
+  processes side by side beside a bare connection; the same calls through `serve --http` with
+  8 concurrent clients, p50 within 2× of SQLite, throughput reported.
 - Shell capture (workspace snapshots with a stat cache) on real trees of 10,000 and 100,000
   files: a session's first snapshot at least 3× faster than a cold shadow-git snapshot
   (`init` + `add -A` + `commit`); a snapshot with nothing changed under 50 ms at 10,000 files
