@@ -72,6 +72,12 @@ pub enum Write {
         /// running total (`Store::session_bytes`), taken off again when the row is deleted.
         #[serde(default)]
         bytes: u64,
+        /// The turn the checkpoint was recorded into (its body's `turnId`): stores index it for
+        /// `Store::turn_checkpoints`. A checkpoint may be recorded into an older turn after
+        /// later prompts, so no seq range stands in for it. `None` in batches persisted before
+        /// writes carried it (a store then reads it from the body).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        turn: Option<TurnId>,
     },
     /// Store content once by hash; writing an existing hash is a no-op (a store checks for the
     /// key before doing any work on the bytes).

@@ -144,6 +144,30 @@ pub fn checkpoints(store: &dyn Store, id: &SessionId) -> Result<Decoded<Checkpoi
     Ok(decode_rows("checkpoint", store.checkpoints(id)?))
 }
 
+/// The checkpoints recorded into one turn, by seq (one index range in every shipped store).
+pub fn turn_checkpoints(
+    store: &dyn Store,
+    session: &SessionId,
+    turn: &TurnId,
+) -> Result<Decoded<Checkpoint>, Error> {
+    Ok(decode_rows(
+        "checkpoint",
+        store.turn_checkpoints(session, turn)?,
+    ))
+}
+
+/// One message by id, on any branch (`None`: absent). A keyed read, whatever the session's length.
+pub fn message(
+    store: &dyn Store,
+    session: &SessionId,
+    id: &crate::id::MessageId,
+) -> Result<Option<Message>, Error> {
+    store
+        .message(session, id)?
+        .map(|row| decode_one("message", row))
+        .transpose()
+}
+
 /// A session's operation log.
 pub fn operations(store: &dyn Store, id: &SessionId) -> Result<Decoded<Operation>, Error> {
     Ok(decode_rows("operation", store.operations(id)?))

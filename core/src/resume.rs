@@ -366,9 +366,9 @@ mod tests {
             checkpoint: crate::id::CheckpointId::parse("ckp_bad").expect("id"),
             body: "[]".into(),
             bytes: 0,
+            turn: None,
         });
         e.store_mut().commit(b).expect("commit");
-
         let state = e.resume(&s).expect("resume");
         let got = summary(e.store(), &s).expect("summary");
         assert_eq!(got.messages, state.messages.len());

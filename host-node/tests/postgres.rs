@@ -235,10 +235,13 @@ fn a_version_1_database_gains_the_commit_ids_and_keeps_them_few() {
     let mut store = PgStore::open(&url).expect("open");
     create(&mut store);
     drop(store);
-    // Back to what a version 1 rewind left: no commit_ids table.
+    // Back to what a version 1 rewind left: no commit_ids table (nor the version 3 turn index).
     let mut admin = postgres::Client::connect(&url, postgres::NoTls).expect("connect");
     admin
-        .batch_execute("DROP TABLE commit_ids; UPDATE schema_version SET version = 1")
+        .batch_execute(
+            "DROP INDEX checkpoints_by_turn; ALTER TABLE checkpoints DROP COLUMN turn_id;
+             DROP TABLE commit_ids; UPDATE schema_version SET version = 1",
+        )
         .expect("downgrade");
     let mut store = PgStore::open(&url).expect("migrates");
     for seq in 1..=3 {
@@ -263,4 +266,63 @@ fn a_version_1_database_gains_the_commit_ids_and_keeps_them_few() {
         .map(|r| r.get(0))
         .expect("count");
     assert_eq!(left, 1, "the old ids were pruned");
+}
+
+/// A database from before the turn index (version 2): a read-only open finds a turn's
+/// checkpoints by scanning, and migrating fills the turn column from each body (a body that is
+/// not JSON names no turn and fails nothing).
+#[test]
+fn a_version_2_database_finds_a_turns_checkpoints_before_and_after_migrating() {
+    use rewind_core::id::{CheckpointId, TurnId};
+    let c = pg_or_skip!();
+    let url = c.conninfo(&c.fresh_db());
+    let mut store = PgStore::open(&url).expect("open");
+    create(&mut store);
+    let mut b = Batch::new();
+    for (seq, body) in [
+        (2u64, "{\"turnId\":\"trn_1\"}"),
+        (3, "{\"turnId\":\"trn_2\"}"),
+        (4, "{\"turnId\":\"trn_1\"}"),
+        (5, "not json {"),
+    ] {
+        b.push(Write::PutCheckpoint {
+            session: sid(),
+            seq,
+            checkpoint: CheckpointId::parse(&format!("ckp_{seq}")).expect("valid"),
+            body: body.into(),
+            bytes: 0,
+            turn: None,
+        });
+    }
+    store.commit(b).expect("fill");
+    drop(store);
+    let mut admin = postgres::Client::connect(&url, postgres::NoTls).expect("connect");
+    admin
+        .batch_execute(
+            "DROP INDEX checkpoints_by_turn; ALTER TABLE checkpoints DROP COLUMN turn_id;
+             UPDATE schema_version SET version = 2",
+        )
+        .expect("downgrade");
+    let turn = |n: u32| TurnId::parse(&format!("trn_{n}")).expect("valid");
+    let seqs = |s: &PgStore, n: u32| -> Vec<u64> {
+        let rows = s.turn_checkpoints(&sid(), &turn(n)).expect("read");
+        rows.iter().map(|r| r.seq).collect()
+    };
+    let reader = PgStore::open_read_only(&url)
+        .expect("open")
+        .expect("schema");
+    assert_eq!((seqs(&reader, 1), seqs(&reader, 2)), (vec![2, 4], vec![3]));
+    drop(reader);
+    let store = PgStore::open(&url).expect("migrates");
+    assert_eq!((seqs(&store, 1), seqs(&store, 2)), (vec![2, 4], vec![3]));
+    let (version, unnamed): (i32, i64) = admin
+        .query_one(
+            "SELECT (SELECT version FROM schema_version),
+                    (SELECT count(*) FROM checkpoints WHERE turn_id IS NULL)",
+            &[],
+        )
+        .map(|r| (r.get(0), r.get(1)))
+        .expect("read");
+    assert_eq!(version, rewind_host::postgres::SCHEMA_VERSION);
+    assert_eq!(unnamed, 1, "the body that is not JSON names no turn");
 }

@@ -3,13 +3,14 @@
 //! latest prompt and reply are found from the latest turn alone, so the cost does not grow with
 //! the session.
 
-use super::refs::{Ref, branch_turns};
+use super::refs::Ref;
 use super::{CliError, Context, NativeEngine, Report, SessionArg, Verb};
 use crate::style::{Role, Style, short_id};
 use rewind_core::ErrorKind;
 use rewind_core::id::{MessageId, SessionId};
 use rewind_core::load::SessionLog;
-use rewind_core::model::MessageKind;
+use rewind_core::model::{MessageKind, Turn};
+use rewind_core::refs::{self, Position};
 use rewind_core::revise::{Disposition, EditOptions, Outcome, RetryOptions, WorkspaceMode};
 
 /// What happens to the edited turn's files.
@@ -53,19 +54,24 @@ fn no_turns() -> CliError {
     )
 }
 
+/// The latest turn of the active branch (`@`): one ordinal read per branch range, never every
+/// turn of the session.
+fn latest_turn(engine: &NativeEngine, session: &SessionId) -> Result<Turn, CliError> {
+    match refs::turn_at(engine.store(), session, Position::Back(0), "@") {
+        Ok(t) => Ok(t),
+        Err(refs::Error::NoSuchTurn { .. }) => Err(no_turns()),
+        Err(e) => Err(CliError::from_engine(rewind_core::Coded::code(&e), e)),
+    }
+}
+
 /// The latest turn's prompt.
 fn latest_prompt(engine: &NativeEngine, session: &SessionId) -> Result<MessageId, CliError> {
-    let turns = branch_turns(engine, session)?;
-    turns
-        .last()
-        .map(|t| t.prompt_id.clone())
-        .ok_or_else(no_turns)
+    Ok(latest_turn(engine, session)?.prompt_id)
 }
 
 /// The latest reply on the active branch, read from the latest turn on.
 fn latest_reply(engine: &NativeEngine, session: &SessionId) -> Result<MessageId, CliError> {
-    let turns = branch_turns(engine, session)?;
-    let last = turns.last().ok_or_else(no_turns)?;
+    let last = latest_turn(engine, session)?;
     let log = SessionLog::tail(engine.store(), session, last.prompt_seq)?;
     log.messages
         .iter()

@@ -73,7 +73,9 @@ struct Activity {
 fn activity(engine: &NativeEngine, s: &Session) -> Result<Activity, CliError> {
     let host = |e: rewind_core::HostError| CliError::host(e.to_string());
     let store = engine.store();
-    let turns = store.turns(&s.id).map_err(host)?.len();
+    // A count over the turns index, not every turn row decoded.
+    let turns = store.turn_count_in(&s.id, SeqRange::ALL).map_err(host)?;
+    let turns = usize::try_from(turns).unwrap_or(usize::MAX);
     let newest = store
         .last_messages_in(&s.id, SeqRange::ALL, 1)
         .map_err(host)?

@@ -9,8 +9,8 @@ use crate::style::{Role, count, visible, visible_lines};
 use rewind_core::ErrorKind;
 use rewind_core::files::{DiffAction, DiffHunk, DiffStats, FileDiff, LineKind, RewindDiff};
 use rewind_core::hash::ContentHash;
-use rewind_core::id::{SessionId, TurnId};
-use rewind_core::model::{Checkpoint, FileVersion};
+use rewind_core::id::{MessageId, SessionId, TurnId};
+use rewind_core::model::{Checkpoint, FileVersion, Message};
 use rewind_core::patch::{self, LineStats, PATCH_LIMIT};
 use rewind_core::ports::Store;
 use serde::Serialize;
@@ -56,17 +56,14 @@ pub(super) fn run(ctx: &Context, a: Args) -> Result<Report, CliError> {
     let store = engine.store();
     let turn = turn_of(store, &session, &id)?;
     let t = rewind_core::load::turn(store, &session, &turn)?;
-    let prompt = rewind_core::load::messages(store, &session)?
-        .items
-        .into_iter()
-        .find(|m| m.id == t.prompt_id)
+    // Keyed and per-turn reads only, so `show` costs the same at any session length. A prompt
+    // that does not decode shows as empty, as it always did.
+    let prompt = message(store, &session, &t.prompt_id)?
         .map(|m| m.text())
         .unwrap_or_default();
-    let mut checkpoints: Vec<Checkpoint> = rewind_core::load::checkpoints(store, &session)?
-        .items
-        .into_iter()
-        .filter(|c| c.turn_id == turn)
-        .collect();
+    let mut checkpoints: Vec<Checkpoint> =
+        rewind_core::load::turn_checkpoints(store, &session, &turn)?.items;
+    checkpoints.retain(|c| c.turn_id == turn);
     checkpoints.sort_by_key(|c| c.seq);
     let diff = forward(store, &session, &checkpoints);
     let outcome = Outcome {
@@ -92,17 +89,26 @@ fn turn_of(store: &dyn Store, s: &SessionId, id: &str) -> Result<TurnId, CliErro
     if let Ok(turn) = id.parse::<TurnId>() {
         return Ok(turn);
     }
-    rewind_core::load::messages(store, s)?
-        .items
-        .into_iter()
-        .find(|m| m.id.as_str() == id)
-        .and_then(|m| m.turn_id)
-        .ok_or_else(|| {
-            CliError::new(
-                ErrorKind::InvalidInput,
-                format!("message {id} belongs to no turn: `rewind log` lists the turns"),
-            )
-        })
+    let message = match id.parse::<MessageId>() {
+        Ok(m) => message(store, s, &m)?,
+        Err(_) => None,
+    };
+    message.and_then(|m| m.turn_id).ok_or_else(|| {
+        CliError::new(
+            ErrorKind::InvalidInput,
+            format!("message {id} belongs to no turn: `rewind log` lists the turns"),
+        )
+    })
+}
+
+/// One message by its key; one that does not decode reads as absent (a store failure is still
+/// an error).
+fn message(store: &dyn Store, s: &SessionId, id: &MessageId) -> Result<Option<Message>, CliError> {
+    match rewind_core::load::message(store, s, id) {
+        Ok(m) => Ok(m),
+        Err(rewind_core::load::Error::Corrupt { .. }) => Ok(None),
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// Each path's first before-state in the turn → its last after-state, by path (`log --stat`

@@ -49,6 +49,7 @@ mod cli_shell;
 mod cli_shell_dirs;
 mod cli_shell_kept;
 mod cli_show;
+mod cli_show_turns;
 mod cli_slips;
 mod cli_snapshots;
 mod cli_status;

@@ -74,13 +74,7 @@ fn rows(
         });
     }
     for c in &bundle.checkpoints {
-        b.push(Write::PutCheckpoint {
-            session: c.session_id.clone(),
-            seq: c.seq,
-            checkpoint: c.id.clone(),
-            body: encode(c),
-            bytes: c.added_bytes,
-        });
+        b.push(c.put());
     }
     b.push(Write::PutCommandFact {
         parent: parent.clone(),

@@ -35,6 +35,8 @@ struct SessionRows {
     checkpoints: BTreeMap<u64, CheckpointRow>,
     /// Checkpoint id → seq.
     checkpoint_ids: BTreeMap<String, u64>,
+    /// (turn id, seq) of every checkpoint recorded into a turn, for `turn_checkpoints`.
+    turn_checkpoints: BTreeSet<(String, u64)>,
     /// (commit order, id, body).
     operations: Vec<(u64, String, String)>,
     /// The `bytes` of every stored checkpoint, summed.
@@ -48,6 +50,8 @@ struct CheckpointRow {
     id: String,
     body: String,
     bytes: u64,
+    /// The turn it was recorded into (`None`: a body that names none).
+    turn: Option<String>,
 }
 
 impl SessionRows {
@@ -81,6 +85,9 @@ impl SessionRows {
     fn insert_checkpoint(&mut self, seq: u64, row: CheckpointRow) {
         self.bytes += row.bytes;
         self.checkpoint_ids.insert(row.id.clone(), seq);
+        if let Some(turn) = &row.turn {
+            self.turn_checkpoints.insert((turn.clone(), seq));
+        }
         self.checkpoints.insert(seq, row);
     }
 
@@ -89,6 +96,9 @@ impl SessionRows {
             && let Some(row) = self.checkpoints.remove(&seq)
         {
             self.bytes = self.bytes.saturating_sub(row.bytes);
+            if let Some(turn) = row.turn {
+                self.turn_checkpoints.remove(&(turn, seq));
+            }
         }
     }
 }

@@ -208,6 +208,17 @@ impl Store for MemStore {
         Ok(self.with_rows(session, |r| r.checkpoint_rows(range)))
     }
 
+    fn turn_checkpoints(&self, session: &SessionId, turn: &TurnId) -> Result<Vec<Row>, HostError> {
+        Ok(self.with_rows(session, |r| {
+            let start = (turn.to_string(), 0);
+            r.turn_checkpoints
+                .range(start..)
+                .take_while(|(t, _)| t == turn.as_str())
+                .filter_map(|(_, seq)| r.checkpoints.get(seq).map(|c| row(&c.id, *seq, &c.body)))
+                .collect()
+        }))
+    }
+
     fn session_bytes(&self, session: &SessionId) -> Result<u64, HostError> {
         Ok(self.with_rows(session, |r| r.bytes))
     }

@@ -4,7 +4,7 @@
 //! Layout (integers little-endian): the magic `RWNDSNAP`, a `u32` format version, the tables,
 //! then a 64-bit checksum of everything before it. Strings and byte strings are a `u32` length
 //! and the bytes. Tables: the store's counters; each session with its messages (and their
-//! boundary flag), turns, checkpoints (and their byte counts), operations and (format 2) its
+//! boundary flag), turns, checkpoints (and their byte counts, format 3 their turn), operations and (format 2) its
 //! latest workspace snapshot row; journals; command facts; blobs. Indexes are not stored: [`decode`] rebuilds them.
 //!
 //! Binary rather than JSON because a reload is dominated by decoding: there is nothing to
@@ -18,8 +18,9 @@ use crate::hash::ContentHash;
 use crate::id::{CommandId, JournalId, SessionId};
 
 const MAGIC: &[u8; 8] = b"RWNDSNAP";
-/// The format [`encode`] writes; [`decode`] reads it and format 1 (no workspace snapshots).
-pub const VERSION: u32 = 2;
+/// The format [`encode`] writes; [`decode`] reads it, format 2 (no checkpoint turns) and
+/// format 1 (no workspace snapshots either).
+pub const VERSION: u32 = 3;
 
 /// A snapshot that cannot be loaded. Nothing was built.
 #[derive(Debug, thiserror::Error)]
@@ -122,6 +123,7 @@ pub fn encode(store: &MemStore) -> Vec<u8> {
             o.str(&c.id);
             o.str(&c.body);
             o.u64(c.bytes);
+            o.str(c.turn.as_deref().unwrap_or(""));
         }
         o.len(s.operations.len());
         for (order, id, body) in &s.operations {
@@ -245,7 +247,7 @@ pub fn decode(bytes: &[u8]) -> Result<MemStore, Error> {
         rest: &bytes[MAGIC.len()..],
     };
     let version = u32::from_le_bytes(head.take(4, "the version")?.try_into().expect("4 bytes"));
-    if version != VERSION && version != 1 {
+    if !(1..=VERSION).contains(&version) {
         return Err(Error::UnknownVersion(version));
     }
     let Some(body_len) = bytes.len().checked_sub(8).filter(|n| *n >= MAGIC.len() + 4) else {
@@ -327,7 +329,18 @@ fn read_session(r: &mut In<'_>, version: u32) -> Result<SessionRows, Error> {
         let id = r.string("a checkpoint id")?;
         let body = r.string("a checkpoint")?;
         let bytes = r.u64("a checkpoint")?;
-        s.insert_checkpoint(seq, CheckpointRow { id, body, bytes });
+        // Format 3 carries the turn; an older snapshot's is read from the body.
+        let turn = match version >= 3 {
+            true => Some(r.string("a checkpoint's turn")?).filter(|t| !t.is_empty()),
+            false => crate::ports::probe_turn(&body),
+        };
+        let row = CheckpointRow {
+            id,
+            body,
+            bytes,
+            turn,
+        };
+        s.insert_checkpoint(seq, row);
     }
     for _ in 0..r.count("operations", 16)? {
         let order = r.u64("an operation")?;

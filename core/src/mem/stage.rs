@@ -151,6 +151,9 @@ impl<S: StoreWrite> Store for Staged<S> {
     fn checkpoints_in(&self, s: &SessionId, r: SeqRange) -> Result<Vec<Row>, HostError> {
         self.owner(s).checkpoints_in(s, r)
     }
+    fn turn_checkpoints(&self, s: &SessionId, t: &TurnId) -> Result<Vec<Row>, HostError> {
+        self.owner(s).turn_checkpoints(s, t)
+    }
     fn session_bytes(&self, s: &SessionId) -> Result<u64, HostError> {
         self.owner(s).session_bytes(s)
     }

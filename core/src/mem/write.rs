@@ -189,14 +189,20 @@ impl MemStore {
                 checkpoint,
                 body,
                 bytes,
-            } => self.rows(&session).insert_checkpoint(
-                seq,
-                CheckpointRow {
+                turn,
+            } => {
+                // Logs persisted before writes carried the turn name it in the body.
+                let turn = turn
+                    .map(|t| t.to_string())
+                    .or_else(|| crate::ports::probe_turn(&body));
+                let row = CheckpointRow {
                     id: checkpoint.to_string(),
                     body,
                     bytes,
-                },
-            ),
+                    turn,
+                };
+                self.rows(&session).insert_checkpoint(seq, row);
+            }
             Write::PutBlob { hash, bytes, .. } => {
                 self.blobs.entry(hash).or_insert(bytes);
             }

@@ -135,6 +135,21 @@ pub struct Checkpoint {
     pub added_bytes: u64,
 }
 
+impl Checkpoint {
+    /// The write that stores it, its bytes and its turn beside the body for the stores' indexes
+    /// (the session quota, `Store::turn_checkpoints`).
+    pub(crate) fn put(&self) -> crate::batch::Write {
+        crate::batch::Write::PutCheckpoint {
+            session: self.session_id.clone(),
+            seq: self.seq,
+            checkpoint: self.id.clone(),
+            body: crate::load::encode(self),
+            bytes: self.added_bytes,
+            turn: Some(self.turn_id.clone()),
+        }
+    }
+}
+
 // serde's `skip_serializing_if` passes a reference.
 fn is_zero(n: &u64) -> bool {
     *n == 0

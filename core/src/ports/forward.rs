@@ -38,6 +38,7 @@ macro_rules! forward_store {
             fn ids_with_prefix(&self, t: IdTable, s: Option<&SessionId>, p: &str, n: usize) -> Result<Vec<String>, HostError> { (**self).ids_with_prefix(t, s, p, n) }
             fn checkpoint(&self, s: &SessionId, c: &CheckpointId) -> Result<Option<Row>, HostError> { (**self).checkpoint(s, c) }
             fn checkpoints_in(&self, s: &SessionId, r: SeqRange) -> Result<Vec<Row>, HostError> { (**self).checkpoints_in(s, r) }
+            fn turn_checkpoints(&self, s: &SessionId, t: &TurnId) -> Result<Vec<Row>, HostError> { (**self).turn_checkpoints(s, t) }
             fn session_bytes(&self, s: &SessionId) -> Result<u64, HostError> { (**self).session_bytes(s) }
             fn has_blob(&self, h: &ContentHash) -> Result<bool, HostError> { (**self).has_blob(h) }
             fn workspace_snapshot(&self, s: &SessionId) -> Result<Option<Row>, HostError> { (**self).workspace_snapshot(s) }
@@ -156,4 +157,17 @@ pub fn probe_added_bytes(body: &str) -> u64 {
         added_bytes: u64,
     }
     serde_json::from_str::<Probe>(body).map_or(0, |p| p.added_bytes)
+}
+
+/// The `turnId` of a stored checkpoint body (`None` when absent or undecodable). Stores that
+/// index the `turn` of `PutCheckpoint` need it only for writes persisted before it was carried,
+/// the whole-read default and migrations.
+pub fn probe_turn(body: &str) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Probe {
+        #[serde(default)]
+        turn_id: Option<String>,
+    }
+    serde_json::from_str::<Probe>(body).ok()?.turn_id
 }

@@ -13,7 +13,7 @@ use crate::path::WorkPath;
 mod forward;
 mod ids;
 mod scan;
-pub use forward::{WholeReads, probe_added_bytes, probe_boundary};
+pub use forward::{WholeReads, probe_added_bytes, probe_boundary, probe_turn};
 pub use ids::{IdTable, upper_bound};
 pub use scan::{EntryKind, Listing, Scan, ScanEntry, Stat, Unlisted};
 
@@ -206,6 +206,15 @@ pub trait Store {
     fn checkpoints_in(&self, session: &SessionId, range: SeqRange) -> Result<Vec<Row>, HostError> {
         let mut rows = self.checkpoints(session)?;
         rows.retain(|r| range.contains(r.seq));
+        Ok(rows)
+    }
+    /// The checkpoints recorded into `turn`, by seq. A checkpoint can be recorded into any
+    /// turn still on the branch, an ended older one too, so its seq may lie after later turns'
+    /// prompts: no seq range answers this, the store indexes the checkpoint's turn
+    /// (`Write::PutCheckpoint::turn`).
+    fn turn_checkpoints(&self, session: &SessionId, turn: &TurnId) -> Result<Vec<Row>, HostError> {
+        let mut rows = self.checkpoints(session)?;
+        rows.retain(|r| probe_turn(&r.body).as_deref() == Some(turn.as_str()));
         Ok(rows)
     }
     /// The bytes the session's checkpoints brought into the store (the `bytes` of every

@@ -225,13 +225,7 @@ pub(super) fn attempt(
             file_changes,
             &added,
         );
-        batch.push(Write::PutCheckpoint {
-            session: session.clone(),
-            seq,
-            checkpoint: ckp.id.clone(),
-            body: encode(&ckp),
-            bytes: ckp.added_bytes,
-        });
+        batch.push(ckp.put());
         head_seq = seq;
         (recorded_id, recorded_kind) = (Some(ckp.id), Some(ckp.kind));
     }

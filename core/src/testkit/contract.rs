@@ -99,6 +99,7 @@ macro_rules! store_contract {
                     checkpoint: CheckpointId::parse("ckp_1").expect("valid"),
                     body: "{}".into(),
                     bytes: 0,
+                    turn: None,
                 });
                 s.commit(b).expect("commit");
                 assert_eq!(s.last_seq(&sid("a")).expect("read"), 2);

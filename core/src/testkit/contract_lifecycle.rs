@@ -19,6 +19,7 @@ macro_rules! __store_contract_lifecycle {
                 checkpoint: CheckpointId::parse("ckp_a2").expect("valid"),
                 body: "{}".into(),
                 bytes: 0,
+                turn: None,
             });
             b.push(Write::PutCheckpoint {
                 session: sid("a"),
@@ -26,6 +27,7 @@ macro_rules! __store_contract_lifecycle {
                 checkpoint: CheckpointId::parse("ckp_a3").expect("valid"),
                 body: "{}".into(),
                 bytes: 0,
+                turn: None,
             });
             b.push(Write::PutOperation {
                 session: sid("a"),

@@ -2,7 +2,7 @@
 //! the whole-session reads would, from whatever index it keeps. `store_contract!` includes them.
 
 /// Range-read guarantees: keyed lookups, half-open seq ranges, newest-first limits, counts,
-/// compaction boundaries, the running byte total and blob presence.
+/// compaction boundaries, a turn's checkpoints, the running byte total and blob presence.
 ///
 /// `$make` is an expression producing a fresh, empty `impl StoreWrite`.
 #[macro_export]
@@ -57,6 +57,7 @@ macro_rules! store_range_contract {
                         checkpoint: CheckpointId::parse(&format!("ckp_a{seq}")).expect("valid"),
                         body: format!("{{\"seq\":{seq},\"addedBytes\":{bytes}}}"),
                         bytes,
+                        turn: None,
                     });
                 }
                 for seq in [1u64, 9, 17] {
@@ -80,6 +81,7 @@ macro_rules! store_range_contract {
                     checkpoint: CheckpointId::parse("ckp_b4").expect("valid"),
                     body: "{\"addedBytes\":5}".into(),
                     bytes: 5,
+                    turn: None,
                 });
                 s.commit(b).expect("fill");
                 s
@@ -302,11 +304,14 @@ macro_rules! store_range_contract {
                     checkpoint: CheckpointId::parse("ckp_a30").expect("valid"),
                     body: "{\"addedBytes\":7}".into(),
                     bytes: 7,
+                    turn: None,
                 });
                 b.require(Precondition::LastSeq(sid("a"), 1));
                 assert!(s.commit(b).is_err());
                 assert_eq!(s.session_bytes(&sid("a")).expect("read"), 23);
             }
+
+            $crate::__store_range_contract_turns!($make);
 
             #[test]
             fn blob_presence_is_a_lookup() {

@@ -132,6 +132,9 @@ impl<S: Store> Store for Faulty<S> {
     fn checkpoints_in(&self, s: &SessionId, r: SeqRange) -> Result<Vec<Row>, HostError> {
         self.inner.checkpoints_in(s, r)
     }
+    fn turn_checkpoints(&self, s: &SessionId, t: &TurnId) -> Result<Vec<Row>, HostError> {
+        self.inner.turn_checkpoints(s, t)
+    }
     fn session_bytes(&self, s: &SessionId) -> Result<u64, HostError> {
         self.inner.session_bytes(s)
     }

@@ -12,6 +12,7 @@ mod contract_in_doubt;
 mod contract_lifecycle;
 mod contract_range;
 mod contract_snapshot;
+mod contract_turn;
 mod contract_workspace;
 mod faults;
 mod faulty;

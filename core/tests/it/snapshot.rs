@@ -7,7 +7,7 @@ use rewind_core::ErrorKind;
 use rewind_core::batch::Batch;
 use rewind_core::files::{ApplyOptions, TargetOptions};
 use rewind_core::fork;
-use rewind_core::id::SessionId;
+use rewind_core::id::{SessionId, TurnId};
 use rewind_core::mem::snapshot::{self, Error};
 use rewind_core::model::Policy;
 use rewind_core::ports::{SeqRange, Store, StoreWrite};
@@ -116,6 +116,13 @@ fn assert_same(a: &MemStore, b: &MemStore) {
             b.session_bytes(&s).expect("r")
         );
         assert_eq!(a.last_seq(&s).expect("r"), b.last_seq(&s).expect("r"));
+        for t in a.turns(&s).expect("r") {
+            let t = TurnId::parse(&t.id).expect("id");
+            assert_eq!(
+                a.turn_checkpoints(&s, &t).expect("r"),
+                b.turn_checkpoints(&s, &t).expect("r")
+            );
+        }
         let tail = SeqRange::from(3);
         assert_eq!(
             a.last_messages_in(&s, tail, 2).expect("r"),
@@ -148,6 +155,33 @@ fn a_snapshot_loads_the_same_store_as_replaying_the_log() {
         "a loaded snapshot keeps no batch log"
     );
     assert_eq!(resume_of(from_log, &s), resume_of(from_snapshot, &s));
+}
+
+/// A log persisted before `PutCheckpoint` carried its turn replays to the same store: the turn
+/// is read from each body instead.
+#[test]
+fn a_log_without_checkpoint_turns_replays_to_the_same_store() {
+    use rewind_core::batch::Write;
+    let mut e = logging_engine();
+    let s = busy_session(&mut e);
+    let old: Vec<Vec<u8>> = e
+        .store()
+        .committed()
+        .iter()
+        .map(|b| {
+            let mut b = b.clone();
+            for w in &mut b.writes {
+                if let Write::PutCheckpoint { turn, .. } = w {
+                    *turn = None;
+                }
+            }
+            b.to_bytes()
+        })
+        .collect();
+    let (now, then) = (replayed(&log_bytes(e.store())), replayed(&old));
+    assert_same(&now, &then);
+    let first = TurnId::parse(&now.turns(&s).expect("r")[0].id).expect("id");
+    assert_eq!(then.turn_checkpoints(&s, &first).expect("r").len(), 2);
 }
 
 #[test]

@@ -249,6 +249,9 @@ impl Store for AnyStore {
     fn checkpoints_in(&self, session: &SessionId, r: SeqRange) -> Result<Vec<Row>, HostError> {
         each!(self, s => s.checkpoints_in(session, r))
     }
+    fn turn_checkpoints(&self, session: &SessionId, t: &TurnId) -> Result<Vec<Row>, HostError> {
+        each!(self, s => s.turn_checkpoints(session, t))
+    }
     fn session_bytes(&self, session: &SessionId) -> Result<u64, HostError> {
         each!(self, s => s.session_bytes(session))
     }

@@ -68,16 +68,7 @@ pub(super) fn apply<C: GenericClient>(
             seq,
             body,
         } => put_turn(&run, session, turn, signed(*seq, "seq")?, body),
-        Write::PutCheckpoint {
-            session,
-            seq,
-            checkpoint,
-            body,
-            bytes,
-        } => {
-            let (seq, bytes) = (signed(*seq, "seq")?, signed(*bytes, "bytes")?);
-            put_checkpoint(&run, session, seq, checkpoint, body, bytes)
-        }
+        Write::PutCheckpoint { .. } => put_checkpoint(&run, w),
         Write::PutBlob { hash, bytes, base } => {
             crate::store::blobs::put(rows, hash, bytes, base.as_ref(), limit, recent)
         }
@@ -173,21 +164,35 @@ fn append_message(
 }
 
 /// A checkpoint, its bytes added to the session's total in the same statement.
-fn put_checkpoint(
-    run: &Run<'_>,
-    session: &SessionId,
-    seq: i64,
-    checkpoint: &CheckpointId,
-    body: &str,
-    bytes: i64,
-) -> Result<(), HostError> {
-    let sql = "WITH added AS (INSERT INTO checkpoints (session_id, seq, id, body, bytes)
-                              VALUES ($1, $2, $3, $4, $5) RETURNING bytes)
+fn put_checkpoint(run: &Run<'_>, w: &Write) -> Result<(), HostError> {
+    let Write::PutCheckpoint {
+        session,
+        seq,
+        checkpoint,
+        body,
+        bytes,
+        turn,
+    } = w
+    else {
+        unreachable!("called for PutCheckpoint only")
+    };
+    let (seq, bytes) = (signed(*seq, "seq")?, signed(*bytes, "bytes")?);
+    let turn = crate::store::turn_of(turn.as_ref(), body);
+    let turn = turn.as_deref();
+    let sql = "WITH added AS (INSERT INTO checkpoints (session_id, seq, id, body, bytes, turn_id)
+                              VALUES ($1, $2, $3, $4, $5, $6) RETURNING bytes)
         UPDATE sessions SET bytes = greatest(sessions.bytes + (SELECT bytes FROM added), 0)
         WHERE id = $1";
     run(
         sql,
-        &[&session.as_str(), &seq, &checkpoint.as_str(), &body, &bytes],
+        &[
+            &session.as_str(),
+            &seq,
+            &checkpoint.as_str(),
+            &body,
+            &bytes,
+            &turn,
+        ],
     )
     .map(drop)
 }

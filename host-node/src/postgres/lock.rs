@@ -63,7 +63,15 @@ impl Drop for AdvisoryLock {
                 .is_ok()
         {
             let cache = std::collections::HashMap::new();
-            pool::give_back(key, Conn { client, cache });
+            let schema = super::schema::SCHEMA_VERSION;
+            pool::give_back(
+                key,
+                Conn {
+                    client,
+                    cache,
+                    schema,
+                },
+            );
         }
     }
 }

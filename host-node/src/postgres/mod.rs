@@ -52,6 +52,9 @@ const LOCK_WAIT: &str = "10s";
 struct Conn {
     client: Client,
     cache: HashMap<&'static str, Statement>,
+    /// The schema version of the database as this connection found it (the latest, unless
+    /// opened read-only on an older one, which it never migrates).
+    schema: i32,
 }
 
 /// The store's connection, given back to the process's idle connections (see `pool`) when the
@@ -161,6 +164,7 @@ fn kept_or_new(
     let conn = Conn {
         client: connect(config, location, key.read_only)?,
         cache: HashMap::new(),
+        schema: schema::SCHEMA_VERSION,
     };
     Ok((conn, true))
 }
@@ -221,8 +225,11 @@ impl PgStore {
             read_only: true,
         };
         let (mut conn, fresh) = kept_or_new(&config, &location, &key)?;
-        if fresh && matches!(schema::applied(&mut conn.client)?, None | Some(0)) {
-            return Ok(None);
+        if fresh {
+            match schema::applied(&mut conn.client)? {
+                None | Some(0) => return Ok(None),
+                Some(v) => conn.schema = v,
+            }
         }
         Ok(Some(Self::with(conn, key, config, location)))
     }
@@ -287,7 +294,7 @@ impl PgStore {
                 format!("cannot read {what}: the connection is in use"),
             )
         })?;
-        let Conn { client, cache } = &mut **conn;
+        let Conn { client, cache, .. } = &mut **conn;
         f(client, cache).map_err(|e| error::host(&format!("cannot read {what}"), e))
     }
 }

@@ -6,7 +6,7 @@ use postgres::types::ToSql;
 use rewind_core::HostError;
 use rewind_core::hash::ContentHash;
 use rewind_core::id::{CheckpointId, CommandId, MessageId, SessionId, TurnId};
-use rewind_core::ports::{BlobInfo, IdTable, Row, SeqRange, Store};
+use rewind_core::ports::{BlobInfo, IdTable, Row, SeqRange, Store, WholeReads};
 
 type Params<'a> = &'a [&'a (dyn ToSql + Sync)];
 /// What the ordinal reads answer.
@@ -193,7 +193,7 @@ impl Store for PgStore {
                 hash.short()
             ))
         })?;
-        let super::Conn { client, cache } = &mut **conn;
+        let super::Conn { client, cache, .. } = &mut **conn;
         let rows = super::blobs::Rows::new(client, cache);
         crate::store::blobs::read(&rows, hash, self.blob_limit)
     }
@@ -329,6 +329,16 @@ impl Store for PgStore {
                    WHERE session_id = $1 AND seq >= $2 AND seq < $3 ORDER BY seq";
         let what = format!("checkpoints of session {session}");
         self.rows(sql, &[&session.as_str(), &from, &to], &what)
+    }
+
+    fn turn_checkpoints(&self, session: &SessionId, turn: &TurnId) -> Result<Vec<Row>, HostError> {
+        if self.conn.borrow().schema < super::schema::TURN_VERSION {
+            return WholeReads(self).turn_checkpoints(session, turn);
+        }
+        let sql = "SELECT id, seq, body FROM checkpoints
+                   WHERE session_id = $1 AND turn_id = $2 ORDER BY seq";
+        let what = format!("the checkpoints of turn {turn} of session {session}");
+        self.rows(sql, &[&session.as_str(), &turn.as_str()], &what)
     }
 
     fn session_bytes(&self, session: &SessionId) -> Result<u64, HostError> {

@@ -16,7 +16,7 @@ pub const SCHEMA_VERSION: i32 = MIGRATIONS.len() as i32;
 
 /// Migration `i` takes a database from version `i` to `i + 1`. Append only; never edit one that
 /// has shipped.
-const MIGRATIONS: &[&str] = &[V1, V2];
+const MIGRATIONS: &[&str] = &[V1, V2, V3];
 
 /// Advisory lock key of migrations ("rewind" in ASCII, then 1); the apply lock is 2. Advisory
 /// locks are per database, so stores in different databases never meet.
@@ -140,6 +140,27 @@ CREATE TABLE commit_ids (
     id      TEXT COLLATE "C" NOT NULL
 );
 "#;
+
+/// Version 3: `checkpoints.turn_id` and `checkpoints_by_turn`, as SQLite's V8 (one turn's
+/// checkpoints in one index range). The backfill reads each body's `turnId`; a body that is not
+/// JSON gets NULL rather than failing the migration, hence the function that catches the error.
+const V3: &str = r#"
+ALTER TABLE checkpoints ADD COLUMN turn_id TEXT COLLATE "C";
+CREATE FUNCTION pg_temp.rewind_turn_of(body TEXT) RETURNS TEXT LANGUAGE plpgsql AS $$
+BEGIN
+    RETURN CASE WHEN jsonb_typeof(body::jsonb -> 'turnId') = 'string'
+                THEN body::jsonb ->> 'turnId' END;
+EXCEPTION WHEN others THEN
+    RETURN NULL;
+END $$;
+UPDATE checkpoints SET turn_id = pg_temp.rewind_turn_of(body);
+DROP FUNCTION pg_temp.rewind_turn_of(TEXT);
+CREATE INDEX checkpoints_by_turn ON checkpoints (session_id, turn_id, seq);
+"#;
+
+/// The first schema with the turn column of [`V3`]; a read-only open of an older database
+/// answers a turn's checkpoints by scanning instead.
+pub(super) const TURN_VERSION: i32 = 3;
 
 /// The version table itself, made under the migration lock.
 const VERSION_TABLE: &str = "CREATE TABLE IF NOT EXISTS schema_version (

@@ -117,7 +117,7 @@ fn commit(
     recent: &mut Recent,
     ticket: &Ticket,
 ) -> Result<(), Unsure> {
-    let Conn { client, cache } = conn;
+    let Conn { client, cache, .. } = conn;
     let start = |e| error::host("cannot start a write transaction", e);
     // Dropping the transaction on any early return rolls everything back.
     let mut tx = client

@@ -51,16 +51,7 @@ pub(super) fn apply(
             seq,
             body,
         } => put_turn(conn, session, turn, signed(*seq, "seq")?, body),
-        Write::PutCheckpoint {
-            session,
-            seq,
-            checkpoint,
-            body,
-            bytes,
-        } => {
-            let (seq, bytes) = (signed(*seq, "seq")?, signed(*bytes, "bytes")?);
-            put_checkpoint(conn, running, session, seq, checkpoint, body, bytes)
-        }
+        Write::PutCheckpoint { .. } => return put_checkpoint(conn, running, w),
         Write::PutBlob { hash, bytes, base } => {
             let rows = super::blobs::Rows { conn, deltas: true };
             return crate::store::blobs::put(&rows, hash, bytes, base.as_ref(), limit, recent);
@@ -178,22 +169,38 @@ fn put_turn(
     )
 }
 
-/// A checkpoint, its bytes added to the session's running total.
-fn put_checkpoint(
-    conn: &Connection,
-    running: &mut Running,
-    session: &SessionId,
-    seq: i64,
-    checkpoint: &CheckpointId,
-    body: &str,
-    bytes: i64,
-) -> rusqlite::Result<usize> {
+/// A checkpoint, its bytes added to the session's running total and its turn to the
+/// `checkpoints_by_turn` index.
+fn put_checkpoint(conn: &Connection, running: &mut Running, w: &Write) -> Result<(), HostError> {
+    let Write::PutCheckpoint {
+        session,
+        seq,
+        checkpoint,
+        body,
+        bytes,
+        turn,
+    } = w
+    else {
+        unreachable!("called for PutCheckpoint only")
+    };
+    let (seq, bytes) = (signed(*seq, "seq")?, signed(*bytes, "bytes")?);
+    let turn = crate::store::turn_of(turn.as_ref(), body);
     exec(
         conn,
-        "INSERT INTO checkpoints (session_id, seq, id, body, bytes) VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![session.as_str(), seq, checkpoint.as_str(), body, bytes],
+        "INSERT INTO checkpoints (session_id, seq, id, body, bytes, turn_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![
+            session.as_str(),
+            seq,
+            checkpoint.as_str(),
+            body,
+            bytes,
+            turn.as_deref()
+        ],
     )
-    .inspect(|_| running.add_bytes(session, bytes))
+    .map_err(|e| error::write(w, e))?;
+    running.add_bytes(session, bytes);
+    Ok(())
 }
 
 /// A blob that is still the delta base of another is refused.

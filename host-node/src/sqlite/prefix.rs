@@ -5,8 +5,8 @@
 use super::{SqliteStore, error, read};
 use crate::store::{IdTable, PrefixScan};
 use rewind_core::HostError;
-use rewind_core::id::SessionId;
-use rewind_core::ports::{Row, SeqRange};
+use rewind_core::id::{SessionId, TurnId};
+use rewind_core::ports::{Row, SeqRange, Store, WholeReads};
 use rusqlite::OptionalExtension;
 
 impl SqliteStore {
@@ -76,5 +76,33 @@ impl SqliteStore {
         run()
             .optional()
             .map_err(|e| error::host(&format!("cannot read a turn of session {session}"), e))
+    }
+}
+
+impl SqliteStore {
+    /// The checkpoints recorded into `turn`, by seq: one range of `checkpoints_by_turn`. A
+    /// read-only open of a store older than that index scans instead.
+    pub fn turn_checkpoints(
+        &self,
+        session: &SessionId,
+        turn: &TurnId,
+    ) -> Result<Vec<Row>, HostError> {
+        if self.schema < super::schema::TURN_VERSION {
+            return WholeReads(self).turn_checkpoints(session, turn);
+        }
+        let run = || -> rusqlite::Result<Vec<Row>> {
+            let mut stmt = self.conn.prepare_cached(
+                "SELECT id, seq, body FROM checkpoints WHERE session_id = ?1 AND turn_id = ?2
+                 ORDER BY seq",
+            )?;
+            let rows = stmt.query_map([session.as_str(), turn.as_str()], read::to_row)?;
+            rows.collect()
+        };
+        run().map_err(|e| {
+            error::host(
+                &format!("cannot read the checkpoints of turn {turn} of session {session}"),
+                e,
+            )
+        })
     }
 }

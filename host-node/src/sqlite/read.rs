@@ -363,6 +363,9 @@ impl Store for SqliteStore {
         )
     }
 
+    fn turn_checkpoints(&self, s: &SessionId, t: &TurnId) -> Result<Vec<Row>, HostError> {
+        Self::turn_checkpoints(self, s, t)
+    }
     fn session_bytes(&self, session: &SessionId) -> Result<u64, HostError> {
         if !self.has_range_columns() {
             return WholeReads(self).session_bytes(session);

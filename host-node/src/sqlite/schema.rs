@@ -15,7 +15,7 @@ pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
 /// Migration `i` takes a database from version `i` to `i + 1`. Append only; never edit one that
 /// has shipped.
-pub(super) const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7];
+pub(super) const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8];
 
 /// Version 1, the initial schema.
 ///
@@ -174,6 +174,22 @@ CREATE TABLE workspace_snapshots (
     body       TEXT NOT NULL
 ) STRICT;
 ";
+
+/// Version 8: `checkpoints.turn_id`, the turn a checkpoint was recorded into, and the index
+/// `checkpoints_by_turn` over it, so one turn's checkpoints (`rewind show`) are one index range
+/// however long the session. Not a seq range: a checkpoint can be recorded into an older turn
+/// still on the branch after later prompts. Existing rows are backfilled from the body's
+/// `turnId`; a body that is not JSON or names no turn gets NULL (it belongs to no turn).
+const V8: &str = "
+ALTER TABLE checkpoints ADD COLUMN turn_id TEXT;
+UPDATE checkpoints SET turn_id = CASE WHEN json_valid(body)
+    AND json_type(body, '$.turnId') = 'text' THEN json_extract(body, '$.turnId') END;
+CREATE INDEX checkpoints_by_turn ON checkpoints (session_id, turn_id, seq);
+";
+
+/// The first schema with the turn column of [`V8`]; a read-only open of an older store answers
+/// a turn's checkpoints by scanning instead.
+pub(super) const TURN_VERSION: usize = 8;
 
 /// The first schema with the snapshot table of [`V7`]; older files (read-only opens) have none.
 pub(super) const SNAPSHOT_VERSION: usize = 7;

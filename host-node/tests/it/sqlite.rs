@@ -124,7 +124,7 @@ fn reopening_keeps_everything_and_does_not_migrate_again() {
         s.commit(b).expect("commit");
     }
     assert_eq!(user_version(&path), SCHEMA_VERSION);
-    assert_eq!(SCHEMA_VERSION, 7);
+    assert_eq!(SCHEMA_VERSION, 8);
     let journal: String = raw(&path)
         .query_row("PRAGMA journal_mode", [], |r| r.get(0))
         .expect("journal_mode");
@@ -323,6 +323,7 @@ fn a_late_constraint_failure_leaves_nothing_on_disk() {
             checkpoint: CheckpointId::parse("ckp_1").expect("valid"),
             body: "{}".into(),
             bytes: 0,
+            turn: None,
         });
     let err = commit_err(&mut s, b);
     assert_eq!(err.kind(), HostErrorKind::PreconditionFailed);
@@ -373,6 +374,7 @@ fn constraint_violations_are_failed_preconditions_with_readable_messages() {
                 checkpoint: CheckpointId::parse("ckp_1").expect("valid"),
                 body: "{}".into(),
                 bytes: 0,
+                turn: None,
             },
             "seq 1 of session ses_a is taken",
         ),
@@ -418,6 +420,7 @@ fn constraint_violations_are_failed_preconditions_with_readable_messages() {
         checkpoint: CheckpointId::parse("ckp_2").expect("valid"),
         body: "{}".into(),
         bytes: 0,
+        turn: None,
     });
     s.commit(b).expect("commit");
     let mut b = Batch::new();

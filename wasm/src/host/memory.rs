@@ -68,6 +68,7 @@ delegate_store! {
     turns_in(s: &SessionId, r: SeqRange) -> Vec<Row>;
     checkpoint(s: &SessionId, c: &CheckpointId) -> Option<Row>;
     checkpoints_in(s: &SessionId, r: SeqRange) -> Vec<Row>;
+    turn_checkpoints(s: &SessionId, t: &TurnId) -> Vec<Row>;
     session_bytes(s: &SessionId) -> u64;
     has_blob(h: &ContentHash) -> bool;
     workspace_snapshot(s: &SessionId) -> Option<Row>;

@@ -7,7 +7,7 @@ use crate::batch::{Batch, Write};
 use crate::ctx::Ports;
 use crate::hash::ContentHash;
 use crate::id::{CheckpointId, MessageId, SessionId, TurnId};
-use crate::load::{self, encode};
+use crate::load;
 use crate::model::{Capture, Checkpoint, CheckpointKind, FileChange};
 use crate::patch::{self, Hunk, LineStats};
 use crate::path::WorkPath;
@@ -183,13 +183,7 @@ fn commit_checkpoint(
         for b in &blobs {
             batch.push(b.clone());
         }
-        batch.push(Write::PutCheckpoint {
-            session: session.clone(),
-            seq,
-            checkpoint: ckp.id.clone(),
-            body: encode(&ckp),
-            bytes: ckp.added_bytes,
-        });
+        batch.push(ckp.put());
         let files = ckp.changes.iter().map(recorded).collect();
         Ok((
             batch,
