@@ -65,32 +65,12 @@ mod serve_postgres;
 mod serve_slow;
 mod serve_stdio;
 
-/// Every file in this directory is a declared module, so no test file is silently skipped; and
-/// no test file sits beside this directory, where cargo would make it a binary of its own.
+// The guard below, shared with the other one-binary test crate.
+#[path = "../../../host-node/tests/common/declared.rs"]
+mod declared;
+
+/// Every file in `tests/it/` is a declared module and no test file sits directly in `tests/`.
 #[test]
 fn every_test_file_is_declared() {
-    let tests = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
-    for entry in std::fs::read_dir(&tests).expect("tests/") {
-        let name = entry.expect("entry").file_name();
-        let name = name.to_string_lossy();
-        assert!(
-            !name.ends_with(".rs"),
-            "tests/{name}: move it into tests/it/ as a module"
-        );
-    }
-    let dir = tests.join("it");
-    let main = std::fs::read_to_string(dir.join("main.rs")).expect("main.rs");
-    for entry in std::fs::read_dir(&dir).expect("dir") {
-        let name = entry
-            .expect("entry")
-            .file_name()
-            .to_string_lossy()
-            .into_owned();
-        if let Some(module) = name.strip_suffix(".rs").filter(|m| *m != "main") {
-            assert!(
-                main.contains(&format!("mod {module};")),
-                "{name} is not declared in main.rs"
-            );
-        }
-    }
+    declared::check(env!("CARGO_MANIFEST_DIR"), &[]);
 }
