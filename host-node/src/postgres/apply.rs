@@ -22,7 +22,7 @@ fn exec<C: GenericClient>(
     sql: &'static str,
     params: &[&(dyn ToSql + Sync)],
 ) -> Result<u64, HostError> {
-    rows.run(sql, |c, s| c.execute(s, params))
+    rows.run(sql, |c, s| s.execute(c, params))
         .map_err(|e| error::write(w, e))
 }
 

@@ -1,7 +1,8 @@
 //! Blob rows in PostgreSQL: lookups and inserts (`crate::store::blobs::put` stores a blob). What a row means (codecs, delta chains, when a
 //! delta pays) is `crate::store::blobs`, shared with SQLite, so the rows are the same.
 
-use super::{error, prepared};
+use super::error;
+use super::stmt::{Stmt, stmt};
 use crate::store::blobs::{BlobRow, BlobRows, Stored};
 use postgres::{GenericClient, Statement};
 use rewind_core::HostError;
@@ -28,11 +29,11 @@ impl<'a, C: GenericClient> Rows<'a, C> {
     pub(super) fn run<T>(
         &self,
         sql: &'static str,
-        f: impl FnOnce(&mut C, &Statement) -> Result<T, postgres::Error>,
+        f: impl FnOnce(&mut C, &Stmt<'_>) -> Result<T, postgres::Error>,
     ) -> Result<T, postgres::Error> {
         let mut cx = self.cx.borrow_mut();
         let (client, cache) = &mut *cx;
-        let s = prepared(*client, cache, sql)?;
+        let s = stmt(*client, cache, sql)?;
         f(client, &s)
     }
 }
@@ -40,8 +41,8 @@ impl<'a, C: GenericClient> Rows<'a, C> {
 impl<C: GenericClient> BlobRows for Rows<'_, C> {
     fn blob_row(&self, hash: &str) -> Result<Option<BlobRow>, HostError> {
         let sql = "SELECT codec, bytes, size, base, depth, step FROM blobs WHERE hash = $1";
-        let read = |c: &mut C, s: &Statement| {
-            let Some(r) = c.query_opt(s, &[&hash])? else {
+        let read = |c: &mut C, s: &Stmt<'_>| {
+            let Some(r) = s.query_opt(c, &[&hash])? else {
                 return Ok(None);
             };
             let cells = (r.try_get(0)?, r.try_get(1)?, r.try_get(2)?);
@@ -57,7 +58,7 @@ impl<C: GenericClient> BlobRows for Rows<'_, C> {
 
     fn has_row(&self, hash: &ContentHash) -> Result<bool, HostError> {
         self.run("SELECT 1 FROM blobs WHERE hash = $1", |c, s| {
-            Ok(c.query_opt(s, &[&hash.as_str()])?.is_some())
+            Ok(s.query_opt(c, &[&hash.as_str()])?.is_some())
         })
         .map_err(|e| error::host(&format!("cannot look up blob {}", hash.short()), e))
     }
@@ -76,7 +77,7 @@ impl<C: GenericClient> BlobRows for Rows<'_, C> {
                 &row.depth,
                 &row.step,
             ];
-            c.execute(s, &cells)
+            s.execute(c, &cells)
         })
         .map(drop)
         .map_err(|e| error::host(&format!("cannot store blob {}", hash.short()), e))
@@ -90,7 +91,7 @@ pub(super) fn dependent<C: GenericClient>(
     hash: &ContentHash,
 ) -> Result<Option<String>, postgres::Error> {
     rows.run("SELECT hash FROM blobs WHERE base = $1 LIMIT 1", |c, s| {
-        c.query_opt(s, &[&hash.as_str()])?
+        s.query_opt(c, &[&hash.as_str()])?
             .map(|r| r.try_get(0))
             .transpose()
     })

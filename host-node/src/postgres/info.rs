@@ -1,19 +1,37 @@
 //! Facts about the store itself (`store_info`: which workspace it acts on, who may act on it)
 //! and ids by prefix, as the SQLite store has them (see `crate::store::IdTable`).
 
-use super::{PgStore, error, prepared};
+use super::stmt::once;
+use super::{PgStore, error};
 use crate::store::{IdTable, PrefixScan};
 use rewind_core::HostError;
 use rewind_core::id::SessionId;
+use std::collections::HashMap;
+
+/// Every fact of a store, by key: a handful of short rows.
+pub(super) type Facts = HashMap<String, String>;
 
 impl PgStore {
-    /// The value stored under `key`, if any.
+    /// The value stored under `key`, if any. The facts are read once per store, all together
+    /// (with the schema check when the open made a new connection, see `schema::look`): they
+    /// are what an open checks the store against (`native::trust`), several keys each time,
+    /// and they change only through [`PgStore::set_info`] (which keeps this store's copy
+    /// current) or another process's claim of the store, which an open made before it could
+    /// not have seen either.
     pub fn info(&self, key: &str) -> Result<Option<String>, HostError> {
-        let what = format!("store fact {key}");
-        self.with_conn(&what, |c, cache| {
-            let s = prepared(c, cache, "SELECT value FROM store_info WHERE key = $1")?;
-            c.query_opt(&s, &[&key])?.map(|r| r.try_get(0)).transpose()
-        })
+        let mut facts = self.facts.borrow_mut();
+        if facts.is_none() {
+            let rows = self.with_conn("the store's facts", |c, _| {
+                once("SELECT key, value FROM store_info").query(c, &[])
+            })?;
+            let read = rows
+                .iter()
+                .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+                .collect::<Result<Facts, postgres::Error>>()
+                .map_err(|e| error::host("cannot read the store's facts", e))?;
+            *facts = Some(read);
+        }
+        Ok(facts.as_ref().and_then(|f| f.get(key).cloned()))
     }
 
     /// Store each value under its key (one small transaction of its own).
@@ -22,14 +40,22 @@ impl PgStore {
         let conn = self.conn.get_mut();
         let mut tx = conn.client.transaction().map_err(fail)?;
         for (key, value) in pairs {
-            tx.execute(
+            once(
                 "INSERT INTO store_info (key, value) VALUES ($1, $2)
                  ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                &[key, value],
             )
+            .execute(&mut tx, &[key, value])
             .map_err(fail)?;
         }
-        tx.commit().map_err(fail)
+        tx.commit().map_err(fail)?;
+        if let Some(facts) = self.facts.get_mut() {
+            facts.extend(
+                pairs
+                    .iter()
+                    .map(|(k, v)| ((*k).to_owned(), (*v).to_owned())),
+            );
+        }
+        Ok(())
     }
 
     /// Up to `limit` ids of `table` starting with `prefix`, sorted; within `session` for the
@@ -48,17 +74,15 @@ impl PgStore {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let scope = session.filter(|_| per_session).map(SessionId::as_str);
         let found = self.with_conn("ids by prefix", |c, _| match scope {
-            Some(s) => c.query(
-                &format!(
-                    "SELECT id FROM {name} WHERE session_id = $4 AND id >= $1 AND id < $2
-                     ORDER BY id LIMIT $3"
-                ),
-                &[&prefix, &hi, &limit, &s],
-            ),
-            None => c.query(
-                &format!("SELECT id FROM {name} WHERE id >= $1 AND id < $2 ORDER BY id LIMIT $3"),
-                &[&prefix, &hi, &limit],
-            ),
+            Some(s) => once(&format!(
+                "SELECT id FROM {name} WHERE session_id = $4 AND id >= $1 AND id < $2
+                 ORDER BY id LIMIT $3"
+            ))
+            .query(c, &[&prefix, &hi, &limit, &s]),
+            None => once(&format!(
+                "SELECT id FROM {name} WHERE id >= $1 AND id < $2 ORDER BY id LIMIT $3"
+            ))
+            .query(c, &[&prefix, &hi, &limit]),
         })?;
         found
             .iter()

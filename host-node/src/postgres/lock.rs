@@ -17,6 +17,7 @@
 
 use super::{Conn, connect, pool};
 use crate::store::lock::Exclusive;
+use postgres::types::Type;
 use postgres::{Client, Config};
 use rewind_core::HostError;
 
@@ -80,14 +81,17 @@ impl Exclusive for AdvisoryLock {
     fn try_acquire(&mut self) -> Result<bool, HostError> {
         let what = format!("cannot take the apply lock of {}", self.location);
         self.connection()?
-            .query_one("SELECT pg_try_advisory_lock($1::bigint)", &[&APPLY_KEY])
+            .query_typed_one(
+                "SELECT pg_try_advisory_lock($1)",
+                &[(&APPLY_KEY, Type::INT8)],
+            )
             .and_then(|r| r.try_get(0))
             .map_err(|e| super::error::host(&what, e))
     }
 
     fn release(&mut self) {
         let unlocked = self.client.as_mut().is_some_and(|c| {
-            c.query_one("SELECT pg_advisory_unlock($1::bigint)", &[&APPLY_KEY])
+            c.query_typed_one("SELECT pg_advisory_unlock($1)", &[(&APPLY_KEY, Type::INT8)])
                 .and_then(|r| r.try_get::<_, bool>(0))
                 .unwrap_or(false)
         });

@@ -29,6 +29,7 @@ mod lock;
 mod pool;
 mod read;
 mod schema;
+mod stmt;
 mod write;
 
 pub use error::redact;
@@ -37,7 +38,7 @@ pub use schema::SCHEMA_VERSION;
 
 use crate::store::blobs::Recent;
 use crate::store::lock::ApplyLock;
-use postgres::{Client, Config, GenericClient, NoTls, Statement};
+use postgres::{Client, Config, NoTls, Statement};
 use rewind_core::{HostError, HostErrorKind};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -91,20 +92,6 @@ impl Drop for Pooled {
     }
 }
 
-/// A statement of `sql`, prepared once per connection.
-fn prepared(
-    client: &mut impl GenericClient,
-    cache: &mut HashMap<&'static str, Statement>,
-    sql: &'static str,
-) -> Result<Statement, postgres::Error> {
-    if let Some(s) = cache.get(sql) {
-        return Ok(s.clone());
-    }
-    let s = client.prepare(sql)?;
-    cache.insert(sql, s.clone());
-    Ok(s)
-}
-
 /// Records kept in PostgreSQL. Implements [`rewind_core::ports::Store`] and
 /// [`rewind_core::ports::StoreWrite`].
 pub struct PgStore {
@@ -115,6 +102,8 @@ pub struct PgStore {
     location: String,
     /// The apply lock (a read-only store never takes it: it writes no journal).
     lock: ApplyLock<lock::AdvisoryLock>,
+    /// The store's facts once read (see `PgStore::info`).
+    facts: RefCell<Option<info::Facts>>,
     /// No blob inflates past this when its row does not record its size.
     blob_limit: u64,
     /// Contents lately written, the likely bases of the next versions.
@@ -135,20 +124,23 @@ fn parse(url: &str) -> Result<Config, HostError> {
     })
 }
 
-/// A connection with the session settings every store connection has.
+/// A connection with the session settings every store connection has. They travel in the
+/// startup packet (`options`, after any the connection string gives), which saves the round
+/// trip of a `SET` after connecting.
 fn connect(config: &Config, location: &str, read_only: bool) -> Result<Client, HostError> {
-    let mut client = config
-        .connect(NoTls)
-        .map_err(|e| error::connect(location, e))?;
-    let mut settings =
-        format!("SET lock_timeout = '{LOCK_WAIT}'; SET client_min_messages = warning;");
+    let mut settings = format!("-c lock_timeout={LOCK_WAIT} -c client_min_messages=warning");
     if read_only {
-        settings.push_str("SET default_transaction_read_only = on;");
+        settings.push_str(" -c default_transaction_read_only=on");
     }
-    client
-        .batch_execute(&settings)
-        .map_err(|e| error::host(&format!("cannot set up the connection to {location}"), e))?;
-    Ok(client)
+    let mut config = config.clone();
+    let options = match config.get_options() {
+        Some(given) if !given.trim().is_empty() => format!("{given} {settings}"),
+        _ => settings,
+    };
+    config.options(&options);
+    config
+        .connect(NoTls)
+        .map_err(|e| error::connect(location, e))
 }
 
 /// A kept connection for `key` (see `pool`; its store's schema already checked: `false`), else
@@ -208,10 +200,13 @@ impl PgStore {
             read_only: false,
         };
         let (mut conn, fresh) = kept_or_new(&config, &location, &key)?;
+        let mut facts = None;
         if fresh {
-            schema::migrate(&mut conn.client)?;
+            let found = schema::look(&mut conn.client)?;
+            schema::migrate(&mut conn.client, found.version)?;
+            facts = found.facts;
         }
-        Ok(Self::with(conn, key, config, location))
+        Ok(Self::with(conn, key, config, location, facts))
     }
 
     /// Connect for reading only: nothing is created, migrated or written (every transaction of
@@ -225,16 +220,25 @@ impl PgStore {
             read_only: true,
         };
         let (mut conn, fresh) = kept_or_new(&config, &location, &key)?;
+        let mut facts = None;
         if fresh {
-            match schema::applied(&mut conn.client)? {
+            let found = schema::look(&mut conn.client)?;
+            match found.version {
                 None | Some(0) => return Ok(None),
                 Some(v) => conn.schema = v,
             }
+            facts = found.facts;
         }
-        Ok(Some(Self::with(conn, key, config, location)))
+        Ok(Some(Self::with(conn, key, config, location, facts)))
     }
 
-    fn with(conn: Conn, key: pool::Key, config: Config, location: String) -> Self {
+    fn with(
+        conn: Conn,
+        key: pool::Key,
+        config: Config,
+        location: String,
+        facts: Option<info::Facts>,
+    ) -> Self {
         let keeping = pool::enabled();
         // The apply lock's connection is a writing one, kept apart from the store's.
         let lock_key = keeping.then(|| pool::Key {
@@ -254,6 +258,7 @@ impl PgStore {
             config,
             location,
             lock,
+            facts: RefCell::new(facts),
             blob_limit: rewind_core::ctx::Limits::default().max_file_bytes,
             recent: Recent::default(),
         }

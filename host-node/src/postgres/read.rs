@@ -1,7 +1,8 @@
 //! Reads: one statement each, outside any transaction, every one an index lookup or range
 //! (the same indexes as SQLite's, see `schema`).
 
-use super::{PgStore, error, prepared};
+use super::stmt::stmt;
+use super::{PgStore, error};
 use postgres::types::ToSql;
 use rewind_core::HostError;
 use rewind_core::hash::ContentHash;
@@ -53,10 +54,7 @@ impl PgStore {
         params: Params<'_>,
         what: &str,
     ) -> Result<Vec<Row>, HostError> {
-        let found = self.with_conn(what, |c, cache| {
-            let s = prepared(c, cache, sql)?;
-            c.query(&s, params)
-        })?;
+        let found = self.with_conn(what, |c, cache| stmt(c, cache, sql)?.query(c, params))?;
         found.iter().map(|r| to_row(r, what)).collect()
     }
 
@@ -66,10 +64,7 @@ impl PgStore {
         params: Params<'_>,
         what: &str,
     ) -> Result<Option<Row>, HostError> {
-        let found = self.with_conn(what, |c, cache| {
-            let s = prepared(c, cache, sql)?;
-            c.query_opt(&s, params)
-        })?;
+        let found = self.with_conn(what, |c, cache| stmt(c, cache, sql)?.query_opt(c, params))?;
         found.as_ref().map(|r| to_row(r, what)).transpose()
     }
 
@@ -81,8 +76,8 @@ impl PgStore {
         what: &str,
     ) -> Result<Option<u64>, HostError> {
         let found = self.with_conn(what, |c, cache| {
-            let s = prepared(c, cache, sql)?;
-            c.query_opt(&s, params)?
+            stmt(c, cache, sql)?
+                .query_opt(c, params)?
                 .map(|r| r.try_get::<_, i64>(0))
                 .transpose()
         })?;
@@ -202,8 +197,7 @@ impl Store for PgStore {
         let listed = self.with_conn("blobs", |c, cache| {
             let sql = "SELECT hash, coalesce(size, octet_length(bytes)::bigint),
                               octet_length(bytes)::bigint, base FROM blobs ORDER BY hash";
-            let s = prepared(c, cache, sql)?;
-            let rows = c.query(&s, &[])?;
+            let rows = stmt(c, cache, sql)?.query(c, &[])?;
             rows.iter()
                 .map(|r| {
                     Ok((

@@ -184,19 +184,68 @@ pub(super) fn applied(client: &mut impl postgres::GenericClient) -> Result<Optio
         .and_then(|r| r.map(|r| r.try_get::<_, i32>(0)).transpose())
         .map_err(fail)?
         .unwrap_or(0);
+    newer_refused(version)?;
+    Ok(Some(version))
+}
+
+/// What one look at a new connection's database found.
+pub(super) struct Found {
+    /// How many migrations it has had (`None`: it holds no rewind schema).
+    pub(super) version: Option<i32>,
+    /// The store's facts (`store_info`), when the same round trip could read them.
+    pub(super) facts: Option<super::info::Facts>,
+}
+
+/// The schema version and every store fact in one statement: what each open checks first.
+const LOOK: &str = "SELECT (SELECT version FROM schema_version),
+        (SELECT array_agg(key ORDER BY key) FROM store_info),
+        (SELECT array_agg(value ORDER BY key) FROM store_info)";
+
+/// The schema version (checked against what this build knows) and, when the tables are those
+/// of a rewind schema, the store's facts: one round trip. Any failure of that one statement
+/// (no such table: an empty database, a schema from elsewhere) falls back to [`applied`], which
+/// tells those cases apart.
+pub(super) fn look(client: &mut Client) -> Result<Found, HostError> {
+    let read = |r: postgres::Row| -> Result<_, postgres::Error> {
+        let version: Option<i32> = r.try_get(0)?;
+        let keys: Option<Vec<String>> = r.try_get(1)?;
+        let values: Option<Vec<String>> = r.try_get(2)?;
+        Ok((version, keys, values))
+    };
+    let Ok((version, keys, values)) = client.query_typed_one(LOOK, &[]).and_then(read) else {
+        return Ok(Found {
+            version: applied(client)?,
+            facts: None,
+        });
+    };
+    let version = version.unwrap_or(0);
+    newer_refused(version)?;
+    let facts = keys
+        .unwrap_or_default()
+        .into_iter()
+        .zip(values.unwrap_or_default())
+        .collect();
+    Ok(Found {
+        version: Some(version),
+        facts: Some(facts),
+    })
+}
+
+fn newer_refused(version: i32) -> Result<(), HostError> {
     if !(0..=SCHEMA_VERSION).contains(&version) {
         return Err(HostError::io(format!(
             "the database's rewind schema version {version} is newer than this rewind \
              understands ({SCHEMA_VERSION})"
         )));
     }
-    Ok(Some(version))
+    Ok(())
 }
 
-/// Bring the schema up to [`SCHEMA_VERSION`], or refuse a database from a newer rewind.
-pub(super) fn migrate(client: &mut Client) -> Result<(), HostError> {
+/// Bring the schema from `found` (what [`look`] saw) up to [`SCHEMA_VERSION`], or refuse a
+/// database from a newer rewind.
+pub(super) fn migrate(client: &mut Client, found: Option<i32>) -> Result<(), HostError> {
     // Fast path: an up-to-date database takes no lock.
-    if applied(client)? == Some(SCHEMA_VERSION) {
+    if found == Some(SCHEMA_VERSION) {
         return Ok(());
     }
     let fail = |e| error::host("cannot migrate the rewind schema", e);

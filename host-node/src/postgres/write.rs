@@ -14,7 +14,8 @@
 use super::apply::apply;
 use super::blobs::Rows;
 use super::read::{LAST_SEQ, unsigned};
-use super::{Conn, PgStore, doubt, error, prepared};
+use super::stmt::stmt;
+use super::{Conn, PgStore, doubt, error};
 use crate::store::blobs::Recent;
 use crate::store::precondition::{self, Facts};
 use postgres::types::ToSql;
@@ -58,8 +59,8 @@ impl StoreWrite for PgStore {
         // sweep, and taking the lock would cost every open a second connection. A journal
         // written after this look has a live owner holding the lock, which settling leaves be.
         let pending = self.with_conn("journals", |c, cache| {
-            let s = prepared(c, cache, "SELECT EXISTS (SELECT 1 FROM journals)")?;
-            c.query_one(&s, &[])?.try_get::<_, bool>(0)
+            let s = stmt(c, cache, "SELECT EXISTS (SELECT 1 FROM journals)")?;
+            s.query_one(c, &[])?.try_get::<_, bool>(0)
         })?;
         if !pending {
             return Ok(false);
@@ -126,9 +127,9 @@ fn commit(
         .start()
         .map_err(start)?;
     let count = |e| error::host("cannot count the commit", e);
-    let s = prepared(&mut tx, cache, BUMP).map_err(count)?;
-    let version: i64 = tx
-        .query_one(&s, &[&ticket.id, &KEPT_COMMIT_IDS])
+    let s = stmt(&mut tx, cache, BUMP).map_err(count)?;
+    let version: i64 = s
+        .query_one(&mut tx, &[&ticket.id, &KEPT_COMMIT_IDS])
         .and_then(|r| r.try_get(0))
         .map_err(count)?;
     let before = unsigned(version - 1, "the store version")?;
@@ -171,7 +172,7 @@ impl<C: GenericClient> TxFacts<'_, '_, C> {
         let n = self
             .rows
             .run(sql, |c, s| {
-                c.query_opt(s, params)?
+                s.query_opt(c, params)?
                     .map(|r| r.try_get::<_, i64>(0))
                     .transpose()
             })

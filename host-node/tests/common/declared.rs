@@ -7,7 +7,7 @@ use std::path::Path;
 
 /// Check the crate at `manifest_dir`; `standalone` names the files allowed to stay binaries of
 /// their own in `tests/` (with why at the caller).
-pub fn check(manifest_dir: &str, standalone: &[&str]) {
+pub(crate) fn check(manifest_dir: &str, standalone: &[&str]) {
     let tests = Path::new(manifest_dir).join("tests");
     for entry in std::fs::read_dir(&tests).expect("tests/") {
         let name = entry.expect("entry").file_name();
