@@ -9,7 +9,7 @@
 //! round) beside `rewind --version` (the cost of starting the binary at all).
 
 use crate::corpus::Corpus;
-use crate::harness::{Result, Samples, fmt_ms};
+use crate::harness::{Result, Samples, fmt_ms, json_str, rewind_json};
 use crate::report::{Met, Table};
 use crate::scale_data::{self, Scaled};
 use serde_json::Value;
@@ -52,37 +52,14 @@ impl Copy {
 
     /// `rewind <base> args…`: its JSON and how long the whole process took.
     fn run(&self, bin: &Path, args: &[&str]) -> Result<(Value, Duration)> {
-        let start = Instant::now();
-        let out = Command::new(bin)
-            .args(&self.base)
-            .args(args)
-            .stdin(Stdio::null())
-            .stderr(Stdio::piped())
-            .output()?;
-        let took = start.elapsed();
-        if !out.status.success() {
-            return Err(format!(
-                "rewind {args:?}: {}{}",
-                String::from_utf8_lossy(&out.stdout).trim(),
-                String::from_utf8_lossy(&out.stderr).trim()
-            )
-            .into());
-        }
-        Ok((serde_json::from_slice(&out.stdout)?, took))
+        rewind_json(Command::new(bin).args(&self.base).args(args))
     }
 
     /// A new turn recorded by `rewind prompt` (untimed setup): its turn and prompt ids.
     fn prompt(&self, bin: &Path, text: &str) -> Result<(String, String)> {
         let (v, _) = self.run(bin, &["prompt", &self.session, "--text", text])?;
-        Ok((str_of(&v, "turnId")?, str_of(&v, "messageId")?))
+        Ok((json_str(&v, "turnId")?, json_str(&v, "messageId")?))
     }
-}
-
-fn str_of(v: &Value, key: &str) -> Result<String> {
-    Ok(v[key]
-        .as_str()
-        .ok_or_else(|| format!("no {key} in {v}"))?
-        .to_owned())
 }
 
 /// Each size's two copies and the ids the explicit forms name.
@@ -106,7 +83,7 @@ impl Size {
             .zip(["#1".into(), format!("#{middle}"), "@".into()])
         {
             let (v, _) = reads.run(bin, &["show", &typed, &reads.session, "--stat"])?;
-            *slot = (typed, str_of(&v, "turnId")?);
+            *slot = (typed, json_str(&v, "turnId")?);
         }
         Ok(Self {
             reads,

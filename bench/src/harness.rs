@@ -149,6 +149,35 @@ pub fn run(cmd: &mut Command) -> Result<std::process::Output> {
     Ok(out)
 }
 
+/// Run a `rewind --json …` command to completion: its JSON output and how long the whole
+/// process took, spawn to exit. Fails with its output when it fails (stdin is empty).
+pub fn rewind_json(cmd: &mut Command) -> Result<(serde_json::Value, Duration)> {
+    let start = Instant::now();
+    let out = cmd
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .output()?;
+    let took = start.elapsed();
+    if !out.status.success() {
+        return Err(format!(
+            "{cmd:?} failed ({}): {}{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout).trim(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        )
+        .into());
+    }
+    Ok((serde_json::from_slice(&out.stdout)?, took))
+}
+
+/// The string field `key` of a `rewind --json` answer.
+pub fn json_str(v: &serde_json::Value, key: &str) -> Result<String> {
+    Ok(v[key]
+        .as_str()
+        .ok_or_else(|| format!("no {key} in {v}"))?
+        .to_owned())
+}
+
 /// The peak RSS (KiB) of one run of `program args…`, through `/usr/bin/time -f %M`; `None`
 /// when that tool is missing. The run is extra: it is not one of the timed samples.
 pub fn child_peak_kib(program: &str, args: &[&std::ffi::OsStr], cwd: &Path) -> Option<u64> {

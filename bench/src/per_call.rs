@@ -13,7 +13,7 @@
 //! `fsync` and `synchronous_commit` off, so the rows show connections and round trips, not a
 //! durable server's disk.
 
-use crate::harness::{Measured, Result, Samples, ratio};
+use crate::harness::{Measured, Result, Samples, json_str, ratio, rewind_json};
 use crate::report::{Met, Table};
 use serde_json::{Value, json};
 use std::io::{BufRead as _, BufReader};
@@ -53,24 +53,7 @@ fn cli(bin: &Path, ws: &Path, store: Option<&str>, args: &[&str]) -> Result<(Val
         Some(url) => cmd.env("REWIND_STORE", url),
         None => cmd.env_remove("REWIND_STORE"),
     };
-    let start = Instant::now();
-    let out = cmd.stdin(Stdio::null()).output()?;
-    let took = start.elapsed();
-    if !out.status.success() {
-        return Err(format!(
-            "rewind {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        )
-        .into());
-    }
-    Ok((serde_json::from_slice(&out.stdout)?, took))
-}
-
-fn text(v: &Value, key: &str) -> Result<String> {
-    Ok(v[key]
-        .as_str()
-        .ok_or_else(|| format!("no {key} in {v}"))?
-        .to_owned())
+    rewind_json(&mut cmd)
 }
 
 /// One store the CLI rounds run on: its workspace, its PostgreSQL URL (`None`: the SQLite file
@@ -87,7 +70,7 @@ impl CliStore {
         let args = ["session", "new", "--title", "bench"];
         let (created, _) = cli(bin, &ws, url.as_deref(), &args)?;
         Ok(Self {
-            session: text(&created, "id")?,
+            session: json_str(&created, "id")?,
             ws,
             url,
             took: Default::default(),
@@ -100,7 +83,7 @@ impl CliStore {
         let (ws, store, session) = (&self.ws, self.url.as_deref(), &self.session);
         let prompt = format!("create f{i}");
         let (turn, t0) = cli(bin, ws, store, &["prompt", session, "--text", &prompt])?;
-        let (turn_id, since) = (text(&turn, "turnId")?, text(&turn, "messageId")?);
+        let (turn_id, since) = (json_str(&turn, "turnId")?, json_str(&turn, "messageId")?);
         let path = format!("f{i}.txt");
         std::fs::write(ws.join(&path), format!("file {i}\n"))?;
         let edit = [
@@ -224,8 +207,9 @@ fn client(addr: SocketAddr, ws: &Path, c: usize) -> Result<ByCall> {
     Ok(took)
 }
 
-/// [`CLIENTS`] clients at once through one `rewind serve --http --workers 8` in `ws`.
-fn through_serve(bin: &Path, ws: &Path, store: Option<&str>) -> Result<ByCall> {
+/// [`CLIENTS`] clients at once through one `rewind serve --http --workers 8` in `ws`: each
+/// call's samples, and the calls served per second while all the clients ran.
+fn through_serve(bin: &Path, ws: &Path, store: Option<&str>) -> Result<(ByCall, f64)> {
     let mut cmd = Command::new(bin);
     cmd.args(["serve", "--http", "127.0.0.1:0", "--workers", "8", "--root"])
         .arg(ws)
@@ -246,6 +230,7 @@ fn through_serve(bin: &Path, ws: &Path, store: Option<&str>) -> Result<ByCall> {
         .ok_or_else(|| format!("rewind serve said {line:?}"))?
         .parse()?;
     std::thread::spawn(move || std::io::copy(&mut err, &mut std::io::sink()));
+    let started = Instant::now();
     let outcomes: Vec<std::result::Result<ByCall, String>> = std::thread::scope(|s| {
         let clients: Vec<_> = (0..CLIENTS)
             .map(|c| s.spawn(move || client(addr, ws, c).map_err(|e| e.to_string())))
@@ -255,6 +240,7 @@ fn through_serve(bin: &Path, ws: &Path, store: Option<&str>) -> Result<ByCall> {
             .map(|c| c.join().unwrap_or_else(|_| Err("client panicked".into())))
             .collect()
     });
+    let wall = started.elapsed().as_secs_f64();
     let _ = child.kill();
     child.wait()?;
     let mut all: ByCall = Default::default();
@@ -263,7 +249,8 @@ fn through_serve(bin: &Path, ws: &Path, store: Option<&str>) -> Result<ByCall> {
             all[k].extend(v);
         }
     }
-    Ok(all)
+    let calls = all.iter().map(Vec::len).sum::<usize>();
+    Ok((all, calls as f64 / wall.max(1e-9)))
 }
 
 /// The rows of one way of calling: each call on SQLite, on PostgreSQL, and their ratio.
@@ -365,7 +352,7 @@ pub fn run_scenario(data: &Path, samples: usize) -> Result<Table> {
         connection_rows(&mut t, &sqlite, pg, conn);
     }
     eprintln!("bench: per-call, serve --http with {CLIENTS} clients");
-    let sqlite = through_serve(&bin, &fresh("serve-sqlite")?, None)?;
+    let (sqlite, sqlite_rate) = through_serve(&bin, &fresh("serve-sqlite")?, None)?;
     let pg = match cluster {
         Some(c) => Some(through_serve(
             &bin,
@@ -374,12 +361,24 @@ pub fn run_scenario(data: &Path, samples: usize) -> Result<Table> {
         )?),
         None => None,
     };
-    rows(
-        &mut t,
-        &format!("serve --http, {CLIENTS} clients"),
-        &sqlite,
-        pg.as_ref(),
+    let (pg, pg_rate) = pg.unzip();
+    let how = format!("serve --http, {CLIENTS} clients");
+    rows(&mut t, &how, &sqlite, pg.as_ref());
+    let rate = |r: f64| format!("{r:.0} calls/s");
+    t.value(
+        &format!("{how}: throughput, SQLite"),
+        rate(sqlite_rate),
+        "",
+        Met::None,
     );
+    if let Some(r) = pg_rate {
+        t.value(
+            &format!("{how}: throughput, PostgreSQL"),
+            rate(r),
+            "",
+            Met::None,
+        );
+    }
     t.note(
         "PostgreSQL: a local throwaway cluster (initdb, unix socket, fsync and synchronous_commit \
          off, as in the tests), so the rows show connections and round trips, not a durable \
